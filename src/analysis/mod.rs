@@ -1,0 +1,87 @@
+//! Analysis of computed sequences: statistics, rare-value structure and periodicity.
+//!
+//! Everything here reads values and returns plain data ([`Summary`], [`Stats`], [`Period`]);
+//! nothing prints. The report module turns these into text, JSON, b-files and plots.
+
+mod stats;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+pub use stats::{is_rare, rare_mask, Histogram, Stats};
+
+use crate::engine::{Cell, Values};
+use crate::with_values;
+
+/// A period of a sequence: `G(n + period) = G(n) + shift` for all `n ≥ preperiod` (`shift` is 0
+/// for ordinary periodicity).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Period {
+    /// The smallest heap from which the pattern holds.
+    pub preperiod: u64,
+    /// The smallest period.
+    pub period: u64,
+    /// `preperiod − 1`, or `None` when the pattern holds from heap 0.
+    pub last_exception: Option<u64>,
+    /// Arithmetic periodicity: `G(n + period) = G(n) + shift`.
+    pub shift: u32,
+    /// Proved by a theorem (true) or only observed (false).
+    pub proved: bool,
+}
+
+/// The summary of a computed sequence, as `compute --json` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// The canonical game code.
+    pub game: String,
+    /// Heaps computed (heaps `0..count`).
+    pub count: u64,
+    /// The largest value.
+    pub max_value: u32,
+    /// The first heap with the largest value.
+    pub max_value_first_at: u64,
+    /// How many heaps have each value (values that occur only).
+    pub frequencies: BTreeMap<u32, u64>,
+    /// The rare mask in hexadecimal, without `0x`.
+    pub rare_mask: String,
+    /// Heaps whose value is rare for the mask (heap 0 included).
+    pub rare_count: u64,
+    /// The last heap with a rare value.
+    pub last_rare_at: Option<u64>,
+    /// The period, when one is known.
+    pub period: Option<Period>,
+}
+
+impl Summary {
+    /// The summary of `G(0) … G(len − 1)` for `game`, from its statistics.
+    pub fn from_stats(game: &str, stats: &Stats, period: Option<Period>) -> Summary {
+        let h = &stats.histogram;
+        Summary {
+            game: game.to_string(),
+            count: h.len,
+            max_value: h.max_value(),
+            max_value_first_at: h.max_first_at,
+            frequencies: h
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(v, &c)| (v as u32, c))
+                .collect(),
+            rare_mask: format!("{:x}", stats.rare_mask),
+            rare_count: stats.rare_count,
+            last_rare_at: stats.last_rare_at,
+            period,
+        }
+    }
+
+    /// The summary of values held in memory.
+    pub fn of_values(game: &str, values: &Values) -> Summary {
+        Summary::from_stats(game, &with_values!(values, v => stats_of(v)), None)
+    }
+}
+
+fn stats_of<T: Cell>(v: &[T]) -> Stats {
+    Stats::of_slice(v)
+}

@@ -1,0 +1,158 @@
+//! Value statistics: frequencies, the largest value, and the sparse-space ("rare") structure.
+//!
+//! A value `v` is *rare* for a mask `m` when `popcount(v & m)` is even. The rare mask of a
+//! sequence is the non-zero mask with the fewest rare heaps (ties: the smallest mask); a
+//! Walsh–Hadamard transform of the value histogram gives the rare count of every mask at once:
+//! `rare(m) = (N + Σ_v hist[v]·(−1)^popcount(v & m)) / 2`.
+
+use crate::engine::Cell;
+
+/// How often each value occurs, and where the largest first occurs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Histogram {
+    /// `counts[v]` = number of heaps with value `v`.
+    pub counts: Vec<u64>,
+    /// Heaps counted.
+    pub len: u64,
+    /// The first heap with the largest value.
+    pub max_first_at: u64,
+}
+
+impl Histogram {
+    /// Counts the value of the next heap.
+    #[inline]
+    pub fn add(&mut self, v: u32) {
+        let v = v as usize;
+        if v >= self.counts.len() {
+            self.counts.resize(v + 1, 0);
+            self.max_first_at = self.len;
+        }
+        self.counts[v] += 1;
+        self.len += 1;
+    }
+
+    /// Counts a run of heap values.
+    pub fn add_slice<T: Cell>(&mut self, vals: &[T]) {
+        for &v in vals {
+            self.add(v.get());
+        }
+    }
+
+    /// The largest value counted (0 when empty).
+    pub fn max_value(&self) -> u32 {
+        self.counts.len().saturating_sub(1) as u32
+    }
+
+    /// The rare mask and its rare count (see the module text).
+    pub fn rare_mask(&self) -> (u32, u64) {
+        rare_mask(&self.counts, self.len)
+    }
+}
+
+/// The non-zero mask with the fewest rare values among `len` heaps whose value histogram is
+/// `counts`, with that number. Ties go to the smallest mask.
+pub fn rare_mask(counts: &[u64], len: u64) -> (u32, u64) {
+    let size = counts.len().max(2).next_power_of_two();
+    let mut t: Vec<i64> = vec![0; size];
+    for (v, &c) in counts.iter().enumerate() {
+        t[v] = c as i64;
+    }
+    // In-place Walsh–Hadamard transform: t[m] = Σ_v counts[v]·(−1)^popcount(v & m).
+    let mut h = 1;
+    while h < size {
+        for block in (0..size).step_by(2 * h) {
+            for i in block..block + h {
+                let (a, b) = (t[i], t[i + h]);
+                t[i] = a + b;
+                t[i + h] = a - b;
+            }
+        }
+        h *= 2;
+    }
+    let mut best = (1u32, u64::MAX);
+    for (m, &s) in t.iter().enumerate().skip(1) {
+        let rare = ((len as i64 + s) / 2) as u64;
+        if rare < best.1 {
+            best = (m as u32, rare);
+        }
+    }
+    best
+}
+
+/// Is `v` rare for `mask`?
+#[inline(always)]
+pub fn is_rare(v: u32, mask: u32) -> bool {
+    (v & mask).count_ones() % 2 == 0
+}
+
+/// The statistics of a whole sequence, as the summaries report them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    /// The value histogram.
+    pub histogram: Histogram,
+    /// The rare mask.
+    pub rare_mask: u32,
+    /// Heaps with a rare value (heap 0 included).
+    pub rare_count: u64,
+    /// The last heap with a rare value.
+    pub last_rare_at: Option<u64>,
+}
+
+impl Stats {
+    /// Statistics of `G(0) … G(len − 1)`.
+    pub fn of_slice<T: Cell>(vals: &[T]) -> Stats {
+        let mut histogram = Histogram::default();
+        histogram.add_slice(vals);
+        let (rare_mask, rare_count) = histogram.rare_mask();
+        let last_rare_at = vals
+            .iter()
+            .rposition(|v| is_rare(v.get(), rare_mask))
+            .map(|n| n as u64);
+        Stats {
+            histogram,
+            rare_mask,
+            rare_count,
+            last_rare_at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute(vals: &[u32]) -> (u32, u64) {
+        let max = vals.iter().copied().max().unwrap_or(0).max(1);
+        let size = (max as usize + 1).next_power_of_two() as u32;
+        (1..size)
+            .map(|m| (m, vals.iter().filter(|&&v| is_rare(v, m)).count() as u64))
+            .min_by_key(|&(m, c)| (c, m))
+            .unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn walsh_hadamard_matches_counting(vals in prop::collection::vec(0u32..40, 1..200)) {
+            let mut h = Histogram::default();
+            for &v in &vals { h.add(v); }
+            prop_assert_eq!(h.rare_mask(), brute(&vals));
+        }
+    }
+
+    #[test]
+    fn kayles_like() {
+        let s = Stats::of_slice(&[0u8, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+        assert_eq!(s.histogram.max_value(), 6);
+        assert_eq!(s.histogram.max_first_at, 11);
+        assert_eq!(s.histogram.counts, vec![1, 3, 3, 2, 2, 0, 1]);
+        let (m, c) = brute(&[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+        assert_eq!((s.rare_mask, s.rare_count), (m, c));
+    }
+
+    #[test]
+    fn all_zero() {
+        let s = Stats::of_slice(&[0u8; 5]);
+        assert_eq!((s.rare_mask, s.rare_count, s.last_rare_at), (1, 5, Some(4)));
+    }
+}

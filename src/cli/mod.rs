@@ -1,0 +1,131 @@
+//! The commands of the binary: each turns parsed arguments into library calls and hands the
+//! results to the report module. Argument checking happens here, in two stages: clap checks the
+//! shape, then each command resolves texts into rules and counts, turning any mistake into a
+//! [`UsageError`] (exit code 2).
+
+mod compute;
+mod values;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Args;
+
+pub use compute::{compute, ComputeArgs};
+pub use values::{values, ValuesArgs};
+
+use nimseq::engine::EngineKind;
+use nimseq::numbers::parse_count;
+use nimseq::resources::check_memory;
+use nimseq::rules::Rule;
+
+/// A mistake in what the user typed: exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Wraps any error as a usage error.
+pub fn usage(e: impl std::fmt::Display) -> anyhow::Error {
+    UsageError(e.to_string()).into()
+}
+
+/// The game and how many heaps: shared by every command that computes a sequence.
+#[derive(Debug, Args)]
+pub struct SequenceArgs {
+    /// The game: a code (0.77, 4!.0, 0.[3], 0.3F), a subtraction set (sub(1,2,3)) or a name (kayles).
+    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    pub game: String,
+    /// How many values: heaps 0 .. N-1 (1000, 1e6, 2^20).
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg)]
+    pub count: u64,
+    /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
+    #[arg(long, default_value = "auto", value_name = "ENGINE")]
+    pub engine: EngineKind,
+}
+
+impl SequenceArgs {
+    /// The rule and the count, checked.
+    pub fn resolve(&self) -> anyhow::Result<(Rule, usize)> {
+        let rule = Rule::parse(&self.game).map_err(usage)?;
+        let count = checked_count(self.count)?;
+        Ok((rule, count))
+    }
+}
+
+fn count_arg(s: &str) -> Result<u64, String> {
+    parse_count(s).map_err(|e| e.to_string())
+}
+
+/// A heap count that the values can be held in memory for.
+pub fn checked_count(count: u64) -> anyhow::Result<usize> {
+    if count == 0 {
+        return Err(usage("N must be at least 1"));
+    }
+    let n = usize::try_from(count)
+        .map_err(|_| usage(format!("N = {count} is too large for this machine")))?;
+    check_memory(
+        &format!("N = {count}"),
+        count,
+        "; keep the values on disk with --table PATH, or give a smaller N",
+    )
+    .map_err(usage)?;
+    Ok(n)
+}
+
+/// Is the root cause a closed stdout?
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The error and its causes on one line.
+pub fn one_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    parts.join(": ")
+}
+
+/// Prints a clap error (or help) and returns its exit code: help and version exit 0; every
+/// mistake is one line on stderr with exit code 2.
+pub fn clap_exit(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ");
+            let tip = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("tip: "))
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            eprintln!("nimseq: {first}{tip} (see 'nimseq --help')");
+            ExitCode::from(2)
+        }
+    }
+}

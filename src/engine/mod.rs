@@ -1,0 +1,222 @@
+//! Engines that compute Grundy values, and the driver that runs them over growing storage.
+//!
+//! An engine implements [`Fill`]: given the values of heaps `0..start` in a slice, it writes the
+//! values of heaps `start..end`, in order, and reports an [`Overflow`] when a value does not fit
+//! the slice's cell width. The driver ([`compute`], [`extend`]) owns the storage, widens it when
+//! an engine overflows, and reports progress between chunks so that callers can show a bar or
+//! stop cleanly. The exact engine ([`Exact`]) is the reference every other engine must match.
+
+mod exact;
+mod values;
+
+use std::ops::ControlFlow;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+pub use exact::{value_span, Exact, MexSet};
+pub use values::{Cell, Overflow, Values, Width};
+
+use crate::rules::Rule;
+use crate::with_values;
+
+/// Something that computes the values of heaps in order.
+pub trait Fill {
+    /// Writes the values of heaps `start..end` into `vals[start..end]`; `vals[..start]` already
+    /// hold the values of the smaller heaps. On [`Overflow`] the heaps before `Overflow::at` are
+    /// written and the engine is ready to continue from `at` on a wider slice.
+    fn fill<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> Result<(), Overflow>;
+}
+
+/// Which engine to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EngineKind {
+    /// The exact reference engine.
+    Exact,
+    /// Whatever is fastest for the rule.
+    #[default]
+    Auto,
+}
+
+impl FromStr for EngineKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "exact" => Ok(EngineKind::Exact),
+            "auto" => Ok(EngineKind::Auto),
+            other => Err(format!("unknown engine '{other}' (choose exact or auto)")),
+        }
+    }
+}
+
+/// An engine chosen at run time.
+#[derive(Debug, Clone)]
+pub enum AnyEngine {
+    /// The exact reference engine.
+    Exact(Exact),
+}
+
+impl AnyEngine {
+    /// The engine of `kind` for `rule`.
+    pub fn new(rule: &Rule, kind: EngineKind) -> AnyEngine {
+        match kind {
+            EngineKind::Exact | EngineKind::Auto => AnyEngine::Exact(Exact::new(rule)),
+        }
+    }
+}
+
+impl Fill for AnyEngine {
+    fn fill<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> Result<(), Overflow> {
+        match self {
+            AnyEngine::Exact(e) => e.fill(vals, start, end),
+        }
+    }
+}
+
+/// Why a computation did not finish.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// A value needs more than 31 bits.
+    #[error("value {value} at heap {at} does not fit in 32 bits")]
+    ValueTooLarge {
+        /// The heap.
+        at: usize,
+        /// Its value.
+        value: u32,
+    },
+    /// The values do not fit in memory.
+    #[error("cannot allocate {bytes} bytes for the values; use a table on disk (--table)")]
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: usize,
+    },
+    /// The progress callback asked to stop.
+    #[error("stopped at heap {at}")]
+    Stopped {
+        /// Heaps computed.
+        at: usize,
+    },
+}
+
+/// Heaps computed between two progress reports.
+pub const CHUNK: usize = 1 << 16;
+
+/// Computes G(0) … G(count − 1) with the engine `kind`.
+pub fn compute(rule: &Rule, count: usize, kind: EngineKind) -> Result<Values, EngineError> {
+    let mut values = Values::default();
+    extend(
+        &mut AnyEngine::new(rule, kind),
+        &mut values,
+        count,
+        &mut |_| ControlFlow::Continue(()),
+    )?;
+    Ok(values)
+}
+
+/// Extends `values` to `count` heaps with `engine`, calling `progress` after every chunk.
+///
+/// When `progress` breaks, returns [`EngineError::Stopped`]; `values` then holds the heaps
+/// computed so far, all of them correct.
+pub fn extend<E: Fill>(
+    engine: &mut E,
+    values: &mut Values,
+    count: usize,
+    progress: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+) -> Result<(), EngineError> {
+    let mut start = values.len();
+    while start < count {
+        let end = count.min(start + CHUNK);
+        let result = with_values!(values, v => fill_vec(engine, v, start, end)?);
+        match result {
+            Ok(()) => start = end,
+            Err(Overflow { at, value }) => {
+                if value > (u32::MAX >> 1) {
+                    return Err(EngineError::ValueTooLarge { at, value });
+                }
+                values.truncate(at);
+                values.widen(Width::for_value(value));
+                start = at;
+            }
+        }
+        if progress(values).is_break() && start < count {
+            return Err(EngineError::Stopped { at: start });
+        }
+    }
+    Ok(())
+}
+
+fn fill_vec<E: Fill, T: Cell>(
+    engine: &mut E,
+    v: &mut Vec<T>,
+    start: usize,
+    end: usize,
+) -> Result<Result<(), Overflow>, EngineError> {
+    let extra = end - v.len();
+    v.try_reserve(extra).map_err(|_| EngineError::OutOfMemory {
+        bytes: end * std::mem::size_of::<T>(),
+    })?;
+    v.resize(end, T::default());
+    let r = engine.fill(v, start, end);
+    if let Err(o) = r {
+        v.truncate(o.at);
+    }
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widens_to_16_bits() {
+        let rule = Rule::parse("nim").unwrap();
+        let v = compute(&rule, 300, EngineKind::Exact).unwrap();
+        assert_eq!(v.width(), Width::W16);
+        assert!(v.iter().enumerate().all(|(n, g)| g as usize == n));
+    }
+
+    /// G(n) = 3n: overflows every width on the way.
+    struct Triple;
+    impl Fill for Triple {
+        fn fill<T: Cell>(
+            &mut self,
+            vals: &mut [T],
+            start: usize,
+            end: usize,
+        ) -> Result<(), Overflow> {
+            for n in start..end {
+                let g = 3 * n as u32;
+                if g > T::MAX {
+                    return Err(Overflow { at: n, value: g });
+                }
+                vals[n] = T::from_u32(g);
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn widens_to_32_bits() {
+        let mut values = Values::default();
+        extend(&mut Triple, &mut values, 30_000, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(values.width(), Width::W32);
+        assert!(values.iter().enumerate().all(|(n, g)| g as usize == 3 * n));
+    }
+
+    #[test]
+    fn stops_when_asked() {
+        let rule = Rule::parse("0.77").unwrap();
+        let mut values = Values::default();
+        let mut calls = 0;
+        let r = extend(&mut Exact::new(&rule), &mut values, 3 * CHUNK, &mut |_| {
+            calls += 1;
+            ControlFlow::Break(())
+        });
+        assert!(matches!(r, Err(EngineError::Stopped { at }) if at == CHUNK));
+        assert_eq!(values.len(), CHUNK);
+        assert_eq!(calls, 1);
+    }
+}

@@ -1,0 +1,23 @@
+//! nimseq: Sprague–Grundy values ("nim-sequences") of heap games, to very large heap sizes.
+//!
+//! The library is organized by concern:
+//! - [`rules`]: game codes (octal, hexadecimal, `!`, repeating tails, subtraction sets, names);
+//! - [`engine`]: engines that compute values, and the driver that grows their storage;
+//! - [`analysis`]: statistics, rare-value structure, periodicity;
+//! - [`report`]: b-files, text and JSON output;
+//! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
+//!
+//! ```
+//! use nimseq::{engine, rules::Rule};
+//! let kayles = Rule::parse("kayles").unwrap();
+//! let values = engine::compute(&kayles, 12, engine::EngineKind::Exact).unwrap();
+//! assert_eq!(values.to_u32s(), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+//! ```
+#![deny(missing_docs)]
+
+pub mod analysis;
+pub mod engine;
+pub mod numbers;
+pub mod report;
+pub mod resources;
+pub mod rules;

@@ -1,0 +1,78 @@
+//! The `nimseq` command line: parses arguments, calls the library, maps errors to exit codes.
+//!
+//! Exit codes: 0 success (also when stdout is closed early, as by `| head`), 1 a runtime
+//! failure, 2 bad input. Every error is one line on stderr.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use cli::{ComputeArgs, UsageError, ValuesArgs};
+
+/// The notation, shown by `--help`.
+const NOTATION: &str = "\
+GAMES
+  Octal codes         0.77 (Kayles), .07, 4.7, 0.137, 0.11337: digit k says what taking k
+                      tokens may leave (1: nothing, exactly k taken; 2: one heap; 4: two heaps)
+  Hexadecimal codes   0.3F, 0.8: digit bit 8 leaves three heaps
+  Unequal splits      4!.0 (Grundy's game): '!' after a digit makes the heaps left pairwise unequal
+  Repeating tails     0.[3] (Nim), 0.1[37]: the bracketed digits repeat forever
+  Subtraction sets    sub(1,2,3) = 0.333; allbut(2) = take any number but 2
+  Names               kayles, dawsons-kayles, dawsons-chess, officers, treblecross, guiles,
+                      grundy, nim, laskers-nim
+
+NUMBERS
+  1000, 1_000_000, 1e6, 2^20, 3*2^20
+
+EXAMPLES
+  nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
+  nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
+  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object";
+
+/// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
+#[derive(Debug, Parser)]
+#[command(name = "nimseq", version, after_help = NOTATION, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print G(0) .. G(N-1) as b-file lines 'n G(n)'.
+    #[command(after_help = NOTATION)]
+    Values(ValuesArgs),
+    /// Compute G(0) .. G(N-1) and print a summary (largest value, frequencies, rare values).
+    #[command(after_help = NOTATION)]
+    Compute(ComputeArgs),
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Values(args) => cli::values(args),
+        Command::Compute(args) => cli::compute(args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return cli::clap_exit(e),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if cli::is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("nimseq: {}", cli::one_line(&e));
+            if e.is::<UsageError>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
