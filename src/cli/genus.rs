@@ -27,6 +27,10 @@ pub struct GenusArgs {
     /// half the available memory).
     #[arg(long, value_name = "FORMS", value_parser = super::count_arg)]
     max_forms: Option<u64>,
+    /// Leave out the class (its half-tame test adds G + G, which dominates the cost of large
+    /// heaps): reach further.
+    #[arg(long)]
+    no_class: bool,
     /// Print progress (heap, forms, time) to stderr.
     #[arg(long)]
     progress: bool,
@@ -76,7 +80,7 @@ pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
     for n in 0..count {
         rows.push(
             heaps
-                .heap_genus(n)
+                .heap_genus(n, !args.no_class)
                 .map_err(|e| too_large(e, n))
                 .with_context(|| format!("genus of heap {n}"))?,
         );

@@ -59,8 +59,9 @@ pub struct HeapGenus {
     pub g_plus: u32,
     /// `λ0 = g⁻, λ1, …`, written until the last two alternate forever.
     pub lambdas: Vec<u32>,
-    /// The class of the heap.
-    pub class: Class,
+    /// The class of the heap (`None` when it was not asked for: see
+    /// [`MisereHeaps::heap_genus`]).
+    pub class: Option<Class>,
 }
 
 impl HeapGenus {
@@ -231,7 +232,9 @@ impl MisereHeaps {
         })
     }
 
-    /// Every move from the position to a misère P-position (empty when the position is P).
+    /// Every move from the position to a misère P-position: empty when the position is P, and
+    /// for the empty position (no move at all, which the player to move has already won).
+    /// Moves from equal heaps are listed once, for the first of them.
     pub fn winning_moves(&mut self, heaps: &[usize]) -> Result<Vec<MisereMove>, MisereError> {
         let mut found = Vec::new();
         let max = heaps.iter().copied().max().unwrap_or(0);
@@ -287,10 +290,15 @@ impl MisereHeaps {
         Ok(Class::Wild)
     }
 
-    /// Genus and class of heap `n`.
-    pub fn heap_genus(&mut self, n: usize) -> Result<HeapGenus, MisereError> {
+    /// Genus of heap `n`, and its class when `with_class` (the half-tame test computes the
+    /// canonical form of `G + G`, which costs far more than `G` itself for large heaps).
+    pub fn heap_genus(&mut self, n: usize, with_class: bool) -> Result<HeapGenus, MisereError> {
         let g = self.heap_form(n)?;
-        let class = self.class_of(g)?;
+        let class = if with_class {
+            Some(self.class_of(g)?)
+        } else {
+            None
+        };
         Ok(HeapGenus {
             heap: n,
             g_plus: self.forms.g_plus(g),

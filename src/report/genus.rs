@@ -25,7 +25,7 @@ struct GenusRow<'a> {
     heap: usize,
     g_plus: u32,
     lambdas: &'a [u32],
-    class: &'static str,
+    class: Option<&'static str>,
     notation: String,
 }
 
@@ -37,7 +37,8 @@ struct GenusReport<'a> {
 }
 
 /// Writes the genera as one JSON object:
-/// `{"game", "count", "genus": [{heap, g_plus, lambdas, class, notation}]}`.
+/// `{"game", "count", "genus": [{heap, g_plus, lambdas, class, notation}]}` (`class` is
+/// `null` when it was not computed).
 pub fn write_genus_json<W: Write>(out: W, rule: &Rule, rows: &[HeapGenus]) -> io::Result<()> {
     let report = GenusReport {
         game: rule.code(),
@@ -48,7 +49,7 @@ pub fn write_genus_json<W: Write>(out: W, rule: &Rule, rows: &[HeapGenus]) -> io
                 heap: r.heap,
                 g_plus: r.g_plus,
                 lambdas: &r.lambdas,
-                class: r.class.name(),
+                class: r.class.map(|c| c.name()),
                 notation: genus_notation(r.g_plus, &r.lambdas),
             })
             .collect(),
@@ -83,7 +84,7 @@ pub fn write_genus_text<W: Write>(out: W, rule: &Rule, rows: &[HeapGenus]) -> io
             r.heap,
             note,
             r.lambdas[0],
-            r.class.name()
+            r.class.map_or("-", |c| c.name())
         )?;
     }
     out.flush()
@@ -109,7 +110,7 @@ mod tests {
             heap: 0,
             g_plus: 0,
             lambdas: vec![1, 2, 0],
-            class: Class::Tame,
+            class: Some(Class::Tame),
         }];
         let mut t = Vec::new();
         write_genus_text(&mut t, &rule, &rows).unwrap();
