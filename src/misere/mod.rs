@@ -18,7 +18,7 @@
 //! let mut kayles = MisereHeaps::new(&Rule::parse("kayles").unwrap());
 //! kayles.extend_to(6).unwrap();
 //! // Kayles heap 5 has genus 4^146 (CGSuite).
-//! assert_eq!(kayles.genus(5).lambdas, [1, 4, 6]);
+//! assert_eq!(kayles.heap_genus(5, true).unwrap().lambdas, [1, 4, 6]);
 //! // A lone pin: whoever knocks it down moves last and loses, so the player to move loses.
 //! assert_eq!(kayles.outcome(&[1]).unwrap(), Outcome::P);
 //! assert_eq!(kayles.outcome(&[1, 1]).unwrap(), Outcome::N);
