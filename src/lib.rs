@@ -4,6 +4,7 @@
 //! - [`rules`]: game codes (octal, hexadecimal, `!`, repeating tails, subtraction sets, names);
 //! - [`engine`]: engines that compute values, and the driver that grows their storage;
 //! - [`analysis`]: statistics, rare-value structure, periodicity;
+//! - [`misere`]: misère play: canonical forms, genera, outcomes;
 //! - [`report`]: b-files, text and JSON output;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
 //!
@@ -17,6 +18,7 @@
 
 pub mod analysis;
 pub mod engine;
+pub mod misere;
 pub mod numbers;
 pub mod report;
 pub mod resources;

@@ -4,6 +4,7 @@
 //! [`UsageError`] (exit code 2).
 
 mod compute;
+mod genus;
 mod values;
 
 use std::io;
@@ -12,6 +13,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
+pub use genus::{genus, GenusArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::EngineKind;
@@ -59,7 +61,7 @@ impl SequenceArgs {
     }
 }
 
-fn count_arg(s: &str) -> Result<u64, String> {
+pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
     parse_count(s).map_err(|e| e.to_string())
 }
 

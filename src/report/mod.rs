@@ -5,6 +5,10 @@
 //! a broken pipe surfaces as an `io::Error` of kind `BrokenPipe`, which the binary treats as a
 //! normal end.
 
+mod genus;
+
+pub use genus::{genus_notation, write_genus_json, write_genus_text};
+
 use std::io::{self, Write};
 
 use crate::analysis::{Period, Summary};
