@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::{ComputeArgs, UsageError, ValuesArgs};
+use cli::{ComputeArgs, GraphArgs, HackenbushArgs, PlayArgs, UsageError, ValuesArgs};
 
 /// The notation, shown by `--help`.
 const NOTATION: &str = "\
@@ -29,7 +29,10 @@ NUMBERS
 EXAMPLES
   nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
   nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
-  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object";
+  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object
+  nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
+  nimseq graph moves.txt                 values of a game given as lines 'u v'
+  nimseq hackenbush BBBRRBBR RBRRBRR     exact values of Hackenbush strings";
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
 #[derive(Debug, Parser)]
@@ -47,12 +50,22 @@ enum Command {
     /// Compute G(0) .. G(N-1) and print a summary (largest value, frequencies, rare values).
     #[command(after_help = NOTATION)]
     Compute(ComputeArgs),
+    /// Analyse a sum of heaps: values, nim-sum, outcome and every winning move.
+    #[command(after_help = NOTATION)]
+    Play(PlayArgs),
+    /// Grundy values of a game given as a graph (edge list); generalized values on cycles.
+    Graph(GraphArgs),
+    /// Exact values of Blue-Red (and green) Hackenbush strings and of their sum.
+    Hackenbush(HackenbushArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Values(args) => cli::values(args),
         Command::Compute(args) => cli::compute(args),
+        Command::Play(args) => cli::play(args),
+        Command::Graph(args) => cli::graph(args),
+        Command::Hackenbush(args) => cli::hackenbush(args),
     }
 }
 

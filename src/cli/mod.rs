@@ -4,6 +4,9 @@
 //! [`UsageError`] (exit code 2).
 
 mod compute;
+mod graph;
+mod hackenbush;
+mod play;
 mod values;
 
 use std::io;
@@ -12,6 +15,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
+pub use graph::{graph, GraphArgs};
+pub use hackenbush::{hackenbush, HackenbushArgs};
+pub use play::{play, PlayArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::EngineKind;
