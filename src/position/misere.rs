@@ -55,9 +55,20 @@ type Key = Box<[u32]>;
 struct Search<'a> {
     moves: &'a MoveSet,
     alive: Vec<bool>,
+    /// The options of each heap size met so far (heaps without moves left out, sorted).
+    options: Vec<Option<Vec<Key>>>,
     /// true: the player to move wins (misère).
     memo: HashMap<Key, bool>,
     limit: usize,
+    scratch: Vec<u32>,
+}
+
+/// A position on the search stack, and the next of its children to look at: option `j` of
+/// heap `i`.
+struct Frame {
+    pos: Key,
+    i: usize,
+    j: usize,
 }
 
 impl Search<'_> {
@@ -67,19 +78,61 @@ impl Search<'_> {
         v.into_boxed_slice()
     }
 
-    /// The positions reachable in one move from `pos`.
-    fn children(&self, pos: &[u32]) -> Vec<Key> {
-        let mut out = Vec::new();
-        for (i, &h) in pos.iter().enumerate() {
-            if i > 0 && pos[i - 1] == h {
-                continue; // equal heaps give the same positions
-            }
-            for_each_option(self.moves, h as usize, |to| {
-                let rest = pos[..i].iter().chain(&pos[i + 1..]).map(|&x| x as usize);
-                out.push(self.key(rest.chain(to.iter().copied())));
+    fn ensure_options(&mut self, h: u32) {
+        let h = h as usize;
+        if self.options[h].is_none() {
+            let alive = &self.alive;
+            let mut list = Vec::new();
+            for_each_option(self.moves, h, |to| {
+                let mut v: Vec<u32> = to
+                    .iter()
+                    .filter(|&&x| alive[x])
+                    .map(|&x| x as u32)
+                    .collect();
+                v.sort_unstable();
+                list.push(v.into_boxed_slice());
             });
+            self.options[h] = Some(list);
         }
-        out
+    }
+
+    /// Looks at the children of the top frame in turn. `Some(result)` when the frame is
+    /// decided; `None` after pushing an unknown child.
+    fn step(&mut self, stack: &mut Vec<Frame>) -> Option<bool> {
+        let top = stack.last_mut().expect("stack is never empty here");
+        loop {
+            let Some(&h) = top.pos.get(top.i) else {
+                // Every child is a win for the player who moves next: this is a loss. (A
+                // position without heaps has no move and, under misère play, is a win.)
+                return Some(top.pos.is_empty());
+            };
+            if top.i > 0 && top.pos[top.i - 1] == h {
+                top.i += 1; // equal heaps give the same children
+                continue;
+            }
+            self.ensure_options(h);
+            let opts = self.options[h as usize].as_ref().expect("just filled");
+            let Some(to) = opts.get(top.j) else {
+                top.i += 1;
+                top.j = 0;
+                continue;
+            };
+            let s = &mut self.scratch;
+            s.clear();
+            s.extend_from_slice(&top.pos[..top.i]);
+            s.extend_from_slice(&top.pos[top.i + 1..]);
+            s.extend_from_slice(to);
+            s.sort_unstable();
+            match self.memo.get(&s[..]) {
+                Some(false) => return Some(true),
+                Some(true) => top.j += 1,
+                None => {
+                    let pos = s.clone().into_boxed_slice();
+                    stack.push(Frame { pos, i: 0, j: 0 });
+                    return None;
+                }
+            }
+        }
     }
 
     /// Does the player to move from `root` win under misère play?
@@ -87,54 +140,20 @@ impl Search<'_> {
         if let Some(&w) = self.memo.get(&root) {
             return Ok(w);
         }
-        struct Frame {
-            pos: Key,
-            children: Vec<Key>,
-            next: usize,
-        }
-        let children = self.children(&root);
         let mut stack = vec![Frame {
             pos: root,
-            children,
-            next: 0,
+            i: 0,
+            j: 0,
         }];
         loop {
-            let top = stack.last_mut().expect("stack is never empty here");
-            // Misère: a player with no move has won (the opponent moved last).
-            let mut result = if top.children.is_empty() {
-                Some(true)
-            } else {
-                None
-            };
-            while result.is_none() && top.next < top.children.len() {
-                match self.memo.get(&top.children[top.next]) {
-                    Some(false) => result = Some(true),
-                    Some(true) => top.next += 1,
-                    None => break,
+            if let Some(w) = self.step(&mut stack) {
+                let frame = stack.pop().expect("non-empty");
+                if self.memo.len() >= self.limit {
+                    return Err(MisereError::TooLarge { limit: self.limit });
                 }
-            }
-            if result.is_none() && top.next == top.children.len() {
-                result = Some(false);
-            }
-            match result {
-                Some(w) => {
-                    let frame = stack.pop().expect("non-empty");
-                    if self.memo.len() >= self.limit {
-                        return Err(MisereError::TooLarge { limit: self.limit });
-                    }
-                    self.memo.insert(frame.pos, w);
-                    if stack.is_empty() {
-                        return Ok(w);
-                    }
-                }
-                None => {
-                    let pos = top.children[top.next].clone();
-                    let children = self.children(&pos);
-                    stack.push(Frame {
-                        pos,
-                        children,
-                        next: 0,
-                    });
+                self.memo.insert(frame.pos, w);
+                if stack.is_empty() {
+                    return Ok(w);
                 }
             }
         }
@@ -161,8 +180,10 @@ pub fn analyze(
     let mut search = Search {
         moves: &moves,
         alive,
+        options: vec![None; max + 1],
         memo: HashMap::new(),
         limit,
+        scratch: Vec::new(),
     };
     let root = search.key(heaps.iter().copied());
     let outcome = if search.wins(root)? {
