@@ -56,7 +56,8 @@ impl Graph {
 
     /// Parses an edge list.
     pub fn parse(text: &str) -> Result<Graph, GraphError> {
-        let mut ids: HashMap<&str, u32> = HashMap::new();
+        // About one new vertex per line is a generous first guess for sparse game graphs.
+        let mut ids: HashMap<&str, u32> = HashMap::with_capacity(text.len() / 24);
         let mut names: Vec<&str> = Vec::new();
         let mut edges: Vec<(u32, u32)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
