@@ -21,10 +21,10 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 for f in acyclic random mostly_acyclic; do
     lines=$(wc -l < "$dir/$f.txt")
     size=$(du -h "$dir/$f.txt" | cut -f1)
-    start=$(date +%s.%N)
-    "$bin" graph "$dir/$f.txt" > "$dir/$f.out"
-    end=$(date +%s.%N)
+    /usr/bin/time -f '%e %U %M' -o "$dir/time" "$bin" graph "$dir/$f.txt" > "$dir/$f.out"
+    read -r wall user rss < "$dir/time"
     summary=$(grep -m1 '^# outcomes' "$dir/$f.out")
-    kind=$(sed -n 2p "$dir/$f.out" | cut -c3-40)
-    printf '%-15s %9d lines (%s)  %6.2f s  %s | %s\n' "$f" "$lines" "$size" "$(echo "$end - $start" | bc)" "$kind" "$summary"
+    kind=$(sed -n 2p "$dir/$f.out" | cut -c3-32)
+    printf '%-15s %9d lines (%s)  wall %6.2f s  user %6.2f s  max RSS %d MiB  %s | %s\n' \
+        "$f" "$lines" "$size" "$wall" "$user" "$((rss / 1024))" "$kind" "$summary"
 done
