@@ -96,7 +96,10 @@ fn play_large_heap_lists_each_result_once() {
 #[test]
 fn play_misere() {
     // Misère Nim (Bouton): 1 1 1 is lost for the player to move; 1 1 wins; 2 2 loses.
-    assert_eq!(json(&["play", "nim", "1", "1", "1", "--misere", "--json"])["outcome"], "P");
+    assert_eq!(
+        json(&["play", "nim", "1", "1", "1", "--misere", "--json"])["outcome"],
+        "P"
+    );
     let v = json(&["play", "nim", "1", "1", "--misere", "--json"]);
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["play"], "misere");

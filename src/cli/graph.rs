@@ -58,7 +58,9 @@ pub fn graph(args: GraphArgs) -> anyhow::Result<()> {
             let e = GraphError::Cycle {
                 vertex: g.name(v).to_string(),
             };
-            return Err(usage(format!("'{shown}': {e} (drop --acyclic for generalized Sprague-Grundy values)")));
+            return Err(usage(format!(
+                "'{shown}': {e} (drop --acyclic for generalized Sprague-Grundy values)"
+            )));
         }
     }
     let a = graph::analyze(&g);

@@ -134,7 +134,10 @@ mod tests {
                 message: "expected one move 'u v', found a third token 'd'".into()
             }
         );
-        assert_eq!(Graph::parse("# nothing\n\n").unwrap_err(), GraphError::Empty);
+        assert_eq!(
+            Graph::parse("# nothing\n\n").unwrap_err(),
+            GraphError::Empty
+        );
         assert_eq!(
             Graph::parse_bytes(b"a b\n\xff c\n").unwrap_err(),
             GraphError::NotUtf8 { line: 2 }

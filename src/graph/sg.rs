@@ -120,7 +120,9 @@ fn peel(g: &Graph) -> (Vec<u32>, Vec<u32>) {
                 seen[x] = v;
             }
         }
-        let mex = (0..seen.len()).find(|&x| seen[x] != v).unwrap_or(seen.len());
+        let mex = (0..seen.len())
+            .find(|&x| seen[x] != v)
+            .unwrap_or(seen.len());
         label[v as usize] = mex as u32;
         for &p in g.predecessors(v) {
             let r = &mut remaining[p as usize];

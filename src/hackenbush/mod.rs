@@ -144,7 +144,7 @@ pub fn parse(text: &str) -> Result<Vec<Edge>, HackenbushError> {
 /// The value of a string of edges, ground first.
 pub fn value(edges: &[Edge]) -> Result<StalkValue, HackenbushError> {
     let name = || edges.iter().map(|e| letter(*e)).collect::<String>();
-    if edges.iter().any(|&e| e == Edge::Green) {
+    if edges.contains(&Edge::Green) {
         if edges.iter().all(|&e| e == Edge::Green) {
             return Ok(StalkValue::Nimber(edges.len() as u64));
         }
@@ -170,10 +170,7 @@ pub fn value(edges: &[Edge]) -> Result<StalkValue, HackenbushError> {
         edges: tail.len(),
         max: MAX_EXP,
     };
-    let mut num = (run as i128)
-        .checked_mul(1i128 << t)
-        .ok_or_else(overflow)?
-        * sign(first);
+    let mut num = (run as i128).checked_mul(1i128 << t).ok_or_else(overflow)? * sign(first);
     for (j, &e) in tail.iter().enumerate() {
         num += sign(e) * (1i128 << (t - 1 - j as u32));
     }
@@ -203,10 +200,7 @@ pub fn evaluate<S: AsRef<str>>(strings: &[S]) -> Result<Sum, HackenbushError> {
         let v = value(&parse(s)?)?;
         match v {
             StalkValue::Number(x) => {
-                sum.number = sum
-                    .number
-                    .checked_add(x)
-                    .ok_or(HackenbushError::Overflow)?
+                sum.number = sum.number.checked_add(x).ok_or(HackenbushError::Overflow)?
             }
             StalkValue::Nimber(n) => sum.nimber ^= n,
         }
@@ -256,10 +250,7 @@ mod tests {
                 ..
             })
         ));
-        assert!(matches!(
-            evaluate(&["BG"]),
-            Err(HackenbushError::Mixed(_))
-        ));
+        assert!(matches!(evaluate(&["BG"]), Err(HackenbushError::Mixed(_))));
         let long = format!("B{}", "R".repeat(MAX_EXP as usize + 1));
         assert!(matches!(
             evaluate(&[long]),
@@ -379,8 +370,8 @@ mod tests {
             let mine = if left_moves { Edge::Blue } else { Edge::Red };
             let mut w = false;
             'search: for (k, s) in pos.iter().enumerate() {
-                for i in 0..s.len() {
-                    if s[i] == mine || s[i] == Edge::Green {
+                for (i, &e) in s.iter().enumerate() {
+                    if e == mine || e == Edge::Green {
                         let mut next = pos.clone();
                         next[k].truncate(i);
                         if !wins(&next, !left_moves, memo) {

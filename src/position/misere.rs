@@ -162,11 +162,7 @@ impl Search<'_> {
 
 /// Decides the sum of `heaps` of `rule` under misère play by exhaustive search, visiting at
 /// most `limit` distinct positions.
-pub fn analyze(
-    rule: &Rule,
-    heaps: &[usize],
-    limit: usize,
-) -> Result<MisereAnalysis, MisereError> {
+pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnalysis, MisereError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if max > u32::MAX as usize {
         return Err(MisereError::HeapTooLarge(max));

@@ -148,11 +148,7 @@ pub fn analyze(rule: &Rule, heaps: &[usize], values: &Values) -> Result<Analysis
     }
     let heap_values: Vec<u32> = heaps.iter().map(|&h| values.get(h)).collect();
     let nim_sum = heap_values.iter().fold(0, |s, &v| s ^ v);
-    let outcome = if nim_sum == 0 {
-        Outcome::P
-    } else {
-        Outcome::N
-    };
+    let outcome = if nim_sum == 0 { Outcome::P } else { Outcome::N };
     let mut winning_moves = Vec::new();
     if outcome == Outcome::N {
         let moves = rule.moves(max);
@@ -220,13 +216,15 @@ mod tests {
     /// The options enumerated here give, by the mex rule, the values of the exact engine.
     #[test]
     fn options_give_engine_values() {
-        for code in ["0.77", "0.137", "4!.0", "0.6", "0.8", "0.[3]", "0.8!", "4.[3]"] {
+        for code in [
+            "0.77", "0.137", "4!.0", "0.6", "0.8", "0.[3]", "0.8!", "4.[3]",
+        ] {
             let rule = Rule::parse(code).unwrap();
             let n = 40;
             let values = compute(&rule, n, EngineKind::Exact).unwrap();
             let moves = rule.moves(n - 1);
             for h in 0..n {
-                let mut seen = vec![false; 64];
+                let mut seen = [false; 64];
                 let mut any = false;
                 for_each_option(&moves, h, |o| {
                     any = true;

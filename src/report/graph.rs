@@ -47,7 +47,10 @@ pub fn write_graph_text<W: Write>(out: W, g: &Graph, a: &Analysis) -> io::Result
         )?;
     }
     let [p, n, d] = counts(a);
-    writeln!(out, "# outcomes: {p} P, {n} N, {d} D (P: the player to move loses; N: wins; D: draw)")?;
+    writeln!(
+        out,
+        "# outcomes: {p} P, {n} N, {d} D (P: the player to move loses; N: wins; D: draw)"
+    )?;
     writeln!(out, "# vertex value outcome")?;
     let mut buf = itoa::Buffer::new();
     for (v, value) in a.values.iter().enumerate() {

@@ -73,7 +73,12 @@ pub fn write_hackenbush_text<W: Write>(out: W, sum: &Sum) -> io::Result<()> {
             writeln!(out, "{label:<width$}  {text}")?;
         }
     }
-    writeln!(out, "{:<width$}  {}", "outcome", outcome_text(sum.outcome()))?;
+    writeln!(
+        out,
+        "{:<width$}  {}",
+        "outcome",
+        outcome_text(sum.outcome())
+    )?;
     out.flush()
 }
 
