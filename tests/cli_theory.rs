@@ -134,6 +134,15 @@ fn play_misere() {
     assert!(err.contains("not decided"), "{err}");
 }
 
+/// A single huge heap has a million options per position: the misère search must refuse it
+/// from its budget instead of filling memory with option lists.
+#[test]
+fn play_misere_refuses_huge_heap() {
+    let (code, err) = fails(&["play", "nim", "1000000", "--misere"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("budget"), "{err}");
+}
+
 #[test]
 fn play_errors() {
     let (code, err) = fails(&["play", "0.9x", "3"]);

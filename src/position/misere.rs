@@ -18,6 +18,26 @@ use crate::rules::{MoveSet, Rule};
 /// The default bound on the number of positions a misère search may visit.
 pub const DEFAULT_LIMIT: usize = 2_000_000;
 
+/// The search also stops after looking at `MOVES_PER_POSITION` moves per allowed position.
+pub const MOVES_PER_POSITION: usize = 16;
+
+/// Option lists are kept for at most `OPTIONS_PER_POSITION` options per allowed position in all
+/// (16 bytes each).
+pub const OPTIONS_PER_POSITION: usize = 4;
+
+/// One option of a heap: up to three heaps, with moveless heaps already left out.
+#[derive(Clone, Copy)]
+struct Opt {
+    parts: [u32; 3],
+    len: u8,
+}
+
+impl Opt {
+    fn heaps(&self) -> &[u32] {
+        &self.parts[..self.len as usize]
+    }
+}
+
 /// A position analysed under misère play.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MisereAnalysis {
@@ -34,11 +54,13 @@ pub struct MisereAnalysis {
 /// Why the misère outcome was not decided.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum MisereError {
-    /// The search would visit more positions than allowed.
+    /// The search would visit more positions than `limit`, look at more than
+    /// `limit * MOVES_PER_POSITION` moves, or keep more than `limit * OPTIONS_PER_POSITION`
+    /// options.
     #[error(
-        "misère play of this position is not decided: an exhaustive search would visit more \
-         than {limit} positions, and misère theory (genus, quotients) is not implemented yet; \
-         try smaller heaps"
+        "misère play of this position is not decided: an exhaustive search would exceed its \
+         budget ({limit} positions; see --search-limit), and misère theory (genus, quotients) \
+         is not implemented yet; try smaller heaps"
     )]
     TooLarge {
         /// The bound that was reached.
@@ -56,10 +78,16 @@ struct Search<'a> {
     moves: &'a MoveSet,
     alive: Vec<bool>,
     /// The options of each heap size met so far (heaps without moves left out, sorted).
-    options: Vec<Option<Vec<Key>>>,
+    options: Vec<Option<Vec<Opt>>>,
+    /// Options held in `options`, and the most allowed.
+    cached: usize,
+    max_cached: usize,
     /// true: the player to move wins (misère).
     memo: HashMap<Key, bool>,
     limit: usize,
+    /// Moves looked at so far, and the most allowed.
+    work: usize,
+    max_work: usize,
     scratch: Vec<u32>,
 }
 
@@ -78,58 +106,76 @@ impl Search<'_> {
         v.into_boxed_slice()
     }
 
-    fn ensure_options(&mut self, h: u32) {
+    /// Fills the option list of heap `h`, counting its length as work; refuses before
+    /// enumerating when an upper bound on that length would exceed the budget.
+    fn ensure_options(&mut self, h: u32) -> Result<(), MisereError> {
         let h = h as usize;
         if self.options[h].is_none() {
+            let m = self.moves;
+            let bound = 1
+                + m.leave_one.len()
+                + m.leave_two.len() * (h / 2)
+                + m.leave_three
+                    .len()
+                    .saturating_mul((h / 3).saturating_mul(h / 2));
+            if self.cached.saturating_add(bound) > self.max_cached {
+                return Err(MisereError::TooLarge { limit: self.limit });
+            }
             let alive = &self.alive;
             let mut list = Vec::new();
             for_each_option(self.moves, h, |to| {
-                let mut v: Vec<u32> = to
-                    .iter()
-                    .filter(|&&x| alive[x])
-                    .map(|&x| x as u32)
-                    .collect();
-                v.sort_unstable();
-                list.push(v.into_boxed_slice());
+                let mut opt = Opt {
+                    parts: [0; 3],
+                    len: 0,
+                };
+                for &x in to.iter().filter(|&&x| alive[x]) {
+                    opt.parts[opt.len as usize] = x as u32;
+                    opt.len += 1;
+                }
+                // `to` is sorted, and so is any sub-list of it.
+                list.push(opt);
             });
+            self.cached += list.len();
             self.options[h] = Some(list);
         }
+        Ok(())
     }
 
     /// Looks at the children of the top frame in turn. `Some(result)` when the frame is
     /// decided; `None` after pushing an unknown child.
-    fn step(&mut self, stack: &mut Vec<Frame>) -> Option<bool> {
+    fn step(&mut self, stack: &mut Vec<Frame>) -> Result<Option<bool>, MisereError> {
         let top = stack.last_mut().expect("stack is never empty here");
         loop {
             let Some(&h) = top.pos.get(top.i) else {
                 // Every child is a win for the player who moves next: this is a loss. (A
                 // position without heaps has no move and, under misère play, is a win.)
-                return Some(top.pos.is_empty());
+                return Ok(Some(top.pos.is_empty()));
             };
             if top.i > 0 && top.pos[top.i - 1] == h {
                 top.i += 1; // equal heaps give the same children
                 continue;
             }
-            self.ensure_options(h);
+            self.ensure_options(h)?;
             let opts = self.options[h as usize].as_ref().expect("just filled");
             let Some(to) = opts.get(top.j) else {
                 top.i += 1;
                 top.j = 0;
                 continue;
             };
+            self.work += 1;
             let s = &mut self.scratch;
             s.clear();
             s.extend_from_slice(&top.pos[..top.i]);
             s.extend_from_slice(&top.pos[top.i + 1..]);
-            s.extend_from_slice(to);
+            s.extend_from_slice(to.heaps());
             s.sort_unstable();
             match self.memo.get(&s[..]) {
-                Some(false) => return Some(true),
+                Some(false) => return Ok(Some(true)),
                 Some(true) => top.j += 1,
                 None => {
                     let pos = s.clone().into_boxed_slice();
                     stack.push(Frame { pos, i: 0, j: 0 });
-                    return None;
+                    return Ok(None);
                 }
             }
         }
@@ -146,7 +192,10 @@ impl Search<'_> {
             j: 0,
         }];
         loop {
-            if let Some(w) = self.step(&mut stack) {
+            if self.work > self.max_work {
+                return Err(MisereError::TooLarge { limit: self.limit });
+            }
+            if let Some(w) = self.step(&mut stack)? {
                 let frame = stack.pop().expect("non-empty");
                 if self.memo.len() >= self.limit {
                     return Err(MisereError::TooLarge { limit: self.limit });
@@ -179,6 +228,10 @@ pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnaly
         options: vec![None; max + 1],
         memo: HashMap::new(),
         limit,
+        work: 0,
+        max_work: limit.saturating_mul(MOVES_PER_POSITION),
+        cached: 0,
+        max_cached: limit.saturating_mul(OPTIONS_PER_POSITION),
         scratch: Vec::new(),
     };
     let root = search.key(heaps.iter().copied());
