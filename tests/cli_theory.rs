@@ -134,13 +134,33 @@ fn play_misere() {
     assert!(err.contains("not decided"), "{err}");
 }
 
-/// A single huge heap has a million options per position: the misère search must refuse it
-/// from its budget instead of filling memory with option lists.
+/// A single huge heap of 0.8 has about 8 * 10^10 three-heap options: the misère search must
+/// refuse it from its budget instead of filling memory with option lists.
 #[test]
 fn play_misere_refuses_huge_heap() {
-    let (code, err) = fails(&["play", "nim", "1000000", "--misere"]);
+    let (code, err) = fails(&["play", "0.8", "1000000", "--misere"]);
     assert_eq!(code, 1);
     assert!(err.contains("budget"), "{err}");
+}
+
+/// Nim heaps of any size: Bouton's theorem. Nim-sum of 10^9, 123456789 and 5 is non-zero with
+/// big heaps, so the winning move makes it 0: 10^9 -> 123456789 ^ 5 = 123456784.
+#[test]
+fn play_misere_nim_by_bouton() {
+    let v = json(&[
+        "play",
+        "nim",
+        "1000000000",
+        "123456789",
+        "5",
+        "--misere",
+        "--json",
+    ]);
+    assert_eq!(v["method"], "Bouton's misère Nim theorem");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"heap_index": 0, "from": 1000000000u64, "to": [123456784]}])
+    );
 }
 
 #[test]

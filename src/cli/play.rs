@@ -37,8 +37,11 @@ pub struct PlayArgs {
 pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
     let max = args.heaps.iter().copied().max().unwrap_or(0);
-    let count = checked_count(max.saturating_add(1))?;
-    let heaps: Vec<usize> = args.heaps.iter().map(|&h| h as usize).collect();
+    let heaps: Vec<usize> = args
+        .heaps
+        .iter()
+        .map(|&h| usize::try_from(h).map_err(|_| usage(format!("heap {h} is too large"))))
+        .collect::<anyhow::Result<_>>()?;
     let out = std::io::stdout().lock();
     if args.misere {
         let limit = usize::try_from(args.search_limit).unwrap_or(usize::MAX);
@@ -50,6 +53,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    let count = checked_count(max.saturating_add(1))?;
     let values = engine::compute(&rule, count, args.engine)?;
     let a = position::analyze(&rule, &heaps, &values)?;
     if args.json {

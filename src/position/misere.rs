@@ -1,8 +1,11 @@
-//! Misère play by exhaustive search: exact, but only for positions small enough to explore.
+//! Misère play, decided exactly: by theorem for Nim heaps, by exhaustive search for positions
+//! small enough to explore, and not at all otherwise.
 //!
 //! Under misère play the player who makes the last move loses, and a sum's outcome does not
-//! follow from its heaps' Grundy values (Winning Ways, ch. 13). Until a misère genus / quotient
-//! module decides the general case, this module searches the game tree of the position itself:
+//! follow from its heaps' Grundy values (Winning Ways, ch. 13). When every heap of the position
+//! moves exactly like a Nim heap, Bouton's misère Nim theorem (C. L. Bouton, Annals of
+//! Mathematics 1902) decides it for heaps of any size. Otherwise, until a misère genus /
+//! quotient module decides the general case, this module searches the position's game tree:
 //! every position is a multiset of heaps, memoized after sorting, with heaps that have no move
 //! dropped (they do not change the game tree). The search is iterative (no recursion) and stops
 //! with [`MisereError::TooLarge`] when it would visit more than a given number of positions;
@@ -47,8 +50,88 @@ pub struct MisereAnalysis {
     pub outcome: Outcome,
     /// Every winning move, by heap index then by the heaps left; each listed once.
     pub winning_moves: Vec<WinningMove>,
-    /// How many distinct positions the search evaluated.
-    pub positions: usize,
+    /// How the outcome was decided.
+    pub method: Method,
+}
+
+/// How a misère outcome was decided; both ways are exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Every heap of the position is a Nim heap under the rule (its options are exactly the
+    /// smaller heaps), so Bouton's misère Nim theorem applies: the player to move wins iff the
+    /// nim-sum is non-zero, except when every heap has at most one token, where they win iff
+    /// the number of one-token heaps is even.
+    Bouton,
+    /// Exhaustive search over this many distinct positions.
+    Search {
+        /// Positions evaluated.
+        positions: usize,
+    },
+}
+
+/// Does the rule, on heaps up to `max`, move exactly like Nim (a heap may be reduced to any
+/// smaller heap, and nothing else)? Looks at each distinct digit that matters once, so it costs
+/// nothing for huge heaps.
+fn nim_like(rule: &Rule, max: usize) -> bool {
+    let span = rule.finite_digits().len() + rule.tail_digits().len();
+    (0..=max.min(span)).all(|k| {
+        let d = rule.digit(k);
+        (k == 0 || d.bits & 3 == 3)
+            && !(d.leaves_two() && k + 2 <= max)
+            && !(d.leaves_three() && k + 3 <= max)
+    })
+}
+
+/// Bouton's misère Nim rule: does the player to move win?
+fn bouton_wins(heaps: impl Iterator<Item = usize> + Clone) -> bool {
+    if heaps.clone().all(|h| h <= 1) {
+        heaps.filter(|&h| h == 1).count() % 2 == 0
+    } else {
+        heaps.fold(0, |s, h| s ^ h) != 0
+    }
+}
+
+fn bouton(heaps: &[usize]) -> MisereAnalysis {
+    let outcome = if bouton_wins(heaps.iter().copied()) {
+        Outcome::N
+    } else {
+        Outcome::P
+    };
+    let mut winning_moves = Vec::new();
+    if outcome == Outcome::N {
+        let xor = heaps.iter().fold(0, |s, &h| s ^ h);
+        let big = heaps.iter().filter(|&&h| h > 1).count();
+        let ones = heaps.iter().filter(|&&h| h == 1).count();
+        for (i, &h) in heaps.iter().enumerate() {
+            // The other heaps: their nim-sum, whether one has two tokens or more, their 1s.
+            let rest_xor = xor ^ h;
+            let rest_big = big - usize::from(h > 1) > 0;
+            let rest_ones = ones - usize::from(h == 1);
+            // Reducing h to t leaves a P-position iff: with a big heap left, the nim-sum is 0
+            // (t = rest_xor, and then t > 1 or another heap is big); with none, the number of
+            // 1s is odd.
+            let t = if rest_big {
+                rest_xor
+            } else if rest_ones % 2 == 0 {
+                1
+            } else {
+                0
+            };
+            if t < h {
+                winning_moves.push(WinningMove {
+                    heap_index: i,
+                    from: h,
+                    to: if t == 0 { vec![] } else { vec![t] },
+                });
+            }
+        }
+    }
+    MisereAnalysis {
+        heaps: heaps.to_vec(),
+        outcome,
+        winning_moves,
+        method: Method::Bouton,
+    }
 }
 
 /// Why the misère outcome was not decided.
@@ -209,9 +292,24 @@ impl Search<'_> {
     }
 }
 
-/// Decides the sum of `heaps` of `rule` under misère play by exhaustive search, visiting at
-/// most `limit` distinct positions.
+/// Decides the sum of `heaps` of `rule` under misère play: by Bouton's theorem when every heap
+/// moves exactly like a Nim heap (any size), otherwise by exhaustive search visiting at most
+/// `limit` distinct positions.
 pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnalysis, MisereError> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    if nim_like(rule, max) {
+        return Ok(bouton(heaps));
+    }
+    analyze_by_search(rule, heaps, limit)
+}
+
+/// Decides the sum of `heaps` of `rule` under misère play by exhaustive search only (no
+/// theorem), visiting at most `limit` distinct positions.
+pub fn analyze_by_search(
+    rule: &Rule,
+    heaps: &[usize],
+    limit: usize,
+) -> Result<MisereAnalysis, MisereError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if max > u32::MAX as usize {
         return Err(MisereError::HeapTooLarge(max));
@@ -264,7 +362,9 @@ pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnaly
         heaps: heaps.to_vec(),
         outcome,
         winning_moves,
-        positions: search.memo.len(),
+        method: Method::Search {
+            positions: search.memo.len(),
+        },
     })
 }
 
@@ -272,16 +372,11 @@ pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnaly
 mod tests {
     use super::*;
 
-    fn outcome(code: &str, heaps: &[usize]) -> Outcome {
-        analyze(&Rule::parse(code).unwrap(), heaps, DEFAULT_LIMIT)
-            .unwrap()
-            .outcome
-    }
-
-    /// Misère Nim (Bouton 1902): when every heap is 0 or 1, the player to move wins iff the
-    /// number of 1s is even; otherwise iff the nim-sum is non-zero.
+    /// Bouton's rule (used for Nim heaps) against the exhaustive search, outcomes and
+    /// winning moves, on every position of four Nim heaps up to 5.
     #[test]
-    fn misere_nim_rule() {
+    fn bouton_matches_search() {
+        let nim = Rule::parse("nim").unwrap();
         let mut heaps = vec![0usize; 4];
         for code in 0..6usize.pow(4) {
             let mut c = code;
@@ -289,13 +384,19 @@ mod tests {
                 *h = c % 6;
                 c /= 6;
             }
-            let nim_sum = heaps.iter().fold(0, |s, &h| s ^ h);
-            let big = heaps.iter().any(|&h| h > 1);
-            let ones = heaps.iter().filter(|&&h| h == 1).count();
-            let wins = if big { nim_sum != 0 } else { ones % 2 == 0 };
-            let expected = if wins { Outcome::N } else { Outcome::P };
-            assert_eq!(outcome("nim", &heaps), expected, "{heaps:?}");
+            let fast = analyze(&nim, &heaps, DEFAULT_LIMIT).unwrap();
+            assert_eq!(fast.method, Method::Bouton);
+            let slow = analyze_by_search(&nim, &heaps, DEFAULT_LIMIT).unwrap();
+            assert_eq!(fast.outcome, slow.outcome, "{heaps:?}");
+            assert_eq!(fast.winning_moves, slow.winning_moves, "{heaps:?}");
         }
+        // Not Nim-like: 0.333 with a heap of 4 (no move takes 4).
+        let sub = Rule::parse("0.333").unwrap();
+        assert_eq!(analyze(&sub, &[3, 2], 100).unwrap().method, Method::Bouton);
+        assert!(matches!(
+            analyze(&sub, &[4, 2], 100).unwrap().method,
+            Method::Search { .. }
+        ));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::game_title;
-use crate::position::misere::MisereAnalysis;
+use crate::position::misere::{Method, MisereAnalysis};
 use crate::position::{Analysis, WinningMove};
 use crate::rules::Rule;
 
@@ -46,7 +46,7 @@ struct MisereJson<'a> {
     outcome: &'static str,
     winning_moves: Vec<MoveJson<'a>>,
     method: &'static str,
-    positions_searched: usize,
+    positions_searched: Option<usize>,
 }
 
 /// Writes a normal-play analysis as one JSON object.
@@ -75,10 +75,20 @@ pub fn write_misere_json<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
             heaps: &a.heaps,
             outcome: a.outcome.letter(),
             winning_moves: moves_json(&a.winning_moves),
-            method: "exhaustive search",
-            positions_searched: a.positions,
+            method: method_name(a.method),
+            positions_searched: match a.method {
+                Method::Search { positions } => Some(positions),
+                Method::Bouton => None,
+            },
         },
     )
+}
+
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Bouton => "Bouton's misère Nim theorem",
+        Method::Search { .. } => "exhaustive search",
+    }
 }
 
 fn join<T: ToString>(xs: &[T]) -> String {
@@ -132,11 +142,16 @@ pub fn write_misere_text<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
     writeln!(out, "game          {}", game_title(rule))?;
     writeln!(out, "play          misère (the last player to move loses)")?;
     writeln!(out, "heaps         {}", join(&a.heaps))?;
-    writeln!(
-        out,
-        "method        exhaustive search ({} positions)",
-        a.positions
-    )?;
+    match a.method {
+        Method::Search { positions } => writeln!(
+            out,
+            "method        exhaustive search ({positions} positions)"
+        )?,
+        Method::Bouton => writeln!(
+            out,
+            "method        Bouton's misère Nim theorem (every heap moves like a Nim heap)"
+        )?,
+    }
     writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;
     write_moves(&mut out, &a.winning_moves)?;
     out.flush()
