@@ -5,6 +5,9 @@
 
 mod compute;
 mod genus;
+mod graph;
+mod hackenbush;
+mod play;
 mod values;
 
 use std::io;
@@ -14,6 +17,9 @@ use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
 pub use genus::{genus, GenusArgs};
+pub use graph::{graph, GraphArgs};
+pub use hackenbush::{hackenbush, HackenbushArgs};
+pub use play::{play, PlayArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::EngineKind;
