@@ -5,6 +5,7 @@
 //! - [`engine`]: engines that compute values, and the driver that grows their storage;
 //! - [`analysis`]: statistics, rare-value structure, periodicity;
 //! - [`report`]: b-files, text and JSON output;
+//! - [`table`]: memory-mapped result files, committed atomically and resumable;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
 //!
 //! ```
@@ -21,3 +22,4 @@ pub mod numbers;
 pub mod report;
 pub mod resources;
 pub mod rules;
+pub mod table;
