@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::{ComputeArgs, UsageError, ValuesArgs};
+use cli::{ComputeArgs, ExportArgs, InfoArgs, Interrupted, UsageError, ValuesArgs};
 
 /// The notation, shown by `--help`.
 const NOTATION: &str = "\
@@ -47,12 +47,18 @@ enum Command {
     /// Compute G(0) .. G(N-1) and print a summary (largest value, frequencies, rare values).
     #[command(after_help = NOTATION)]
     Compute(ComputeArgs),
+    /// Print the summary of a table file (from its metadata; nothing is recomputed).
+    Info(InfoArgs),
+    /// Print the values of a table file (b-file, CSV or raw bytes).
+    Export(ExportArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Values(args) => cli::values(args),
         Command::Compute(args) => cli::compute(args),
+        Command::Info(args) => cli::info(args),
+        Command::Export(args) => cli::export(args),
     }
 }
 
@@ -68,6 +74,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("nimseq: {}", cli::one_line(&e));
+            if let Some(i) = e.downcast_ref::<Interrupted>() {
+                return ExitCode::from(i.code());
+            }
             if e.is::<UsageError>() {
                 ExitCode::from(2)
             } else {

@@ -5,10 +5,14 @@
 //! a broken pipe surfaces as an `io::Error` of kind `BrokenPipe`, which the binary treats as a
 //! normal end.
 
+mod table;
+
 use std::io::{self, Write};
 
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};
+
+pub use table::{write_csv, write_table_text};
 
 /// The program and version, for headers.
 pub const PROGRAM: &str = concat!("nimseq ", env!("CARGO_PKG_VERSION"));
