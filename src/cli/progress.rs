@@ -49,7 +49,7 @@ impl Bar {
         let Some(bar) = &self.bar else { return };
         if self
             .rare_at
-            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1))
+            .map_or(true, |t| t.elapsed() >= Duration::from_secs(1))
         {
             self.rare = histogram.rare_mask().1;
             self.rare_at = Some(Instant::now());

@@ -367,13 +367,7 @@ impl TableReader {
 
     /// Takes a shared lock: refuses when a writer holds the table.
     pub fn lock_shared(&self) -> Result<(), TableError> {
-        match self.file.try_lock_shared() {
-            Ok(()) => Ok(()),
-            Err(std::fs::TryLockError::WouldBlock) => Err(TableError::Locked {
-                path: self.path.clone(),
-            }),
-            Err(std::fs::TryLockError::Error(e)) => Err(io_err(&self.path, "lock")(e)),
-        }
+        lock(&self.path, &self.file, libc::LOCK_SH)
     }
 
     /// The canonical code of the game.
@@ -475,15 +469,7 @@ impl Table {
             .write(true)
             .open(path)
             .map_err(io_err(path, "open"))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(TableError::Locked {
-                    path: path.to_path_buf(),
-                })
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(path, "lock")(e)),
-        }
+        lock(path, &file, libc::LOCK_EX)?;
         let (sb, slot, meta) = read_header(path, &file)?;
         if meta.game != game {
             return Err(TableError::OtherGame {
@@ -868,6 +854,23 @@ fn store(dst: &mut [u8], width: u8, vals: &[u32]) {
             .zip(vals)
             .for_each(|(d, &v)| *d = v as u16),
         _ => cast_mut::<u32>(dst).copy_from_slice(vals),
+    }
+}
+
+/// Takes a `flock` of `kind` (shared or exclusive) without waiting; released when the file is
+/// closed, also when the process dies. (`File::try_lock` does the same from Rust 1.89 on.)
+fn lock(path: &Path, file: &File, kind: libc::c_int) -> Result<(), TableError> {
+    // SAFETY: plain system call on an open descriptor.
+    if unsafe { libc::flock(file.as_raw_fd(), kind | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    if e.kind() == io::ErrorKind::WouldBlock {
+        Err(TableError::Locked {
+            path: path.to_path_buf(),
+        })
+    } else {
+        Err(io_err(path, "lock")(e))
     }
 }
 
