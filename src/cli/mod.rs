@@ -49,7 +49,7 @@ pub struct SequenceArgs {
     #[arg(value_name = "GAME", allow_hyphen_values = true)]
     pub game: String,
     /// How many values: heaps 0 .. N-1 (1000, 1e6, 2^20).
-    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg)]
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_hyphen_values = true)]
     pub count: u64,
     /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
@@ -129,11 +129,21 @@ pub fn clap_exit(e: clap::Error) -> ExitCode {
         }
         _ => {
             let text = e.render().to_string();
-            let first = text
-                .lines()
+            // The message and the indented lines that complete it, up to the usage block.
+            let mut lines = text.lines().take_while(|l| !l.starts_with("Usage:"));
+            let mut first = lines
                 .next()
                 .unwrap_or("invalid arguments")
-                .trim_start_matches("error: ");
+                .trim_start_matches("error: ")
+                .trim_end_matches(':')
+                .to_string();
+            let more: Vec<&str> = lines
+                .filter(|l| l.starts_with("  ") && !l.trim().starts_with("tip:"))
+                .map(str::trim)
+                .collect();
+            if !more.is_empty() {
+                first = format!("{first}: {}", more.join(", "));
+            }
             let tip = text
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("tip: "))

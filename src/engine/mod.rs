@@ -184,12 +184,12 @@ mod tests {
             start: usize,
             end: usize,
         ) -> Result<(), Overflow> {
-            for n in start..end {
+            for (n, cell) in vals.iter_mut().enumerate().take(end).skip(start) {
                 let g = 3 * n as u32;
                 if g > T::MAX {
                     return Err(Overflow { at: n, value: g });
                 }
-                vals[n] = T::from_u32(g);
+                *cell = T::from_u32(g);
             }
             Ok(())
         }
