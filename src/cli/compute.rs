@@ -110,8 +110,12 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
         }
         Err(e @ (TableError::Io { .. } | TableError::ValueTooLarge { .. })) => {
             let at = t.committed();
+            let held = match at {
+                0 => "holds no heap yet".to_string(),
+                at => format!("holds heaps 0 .. {}", at - 1),
+            };
             return Err(anyhow::anyhow!(
-                "{e}; the table is valid up to heap {at} and resumes from there"
+                "{e}; the table {held} and resumes from heap {at}"
             ));
         }
         Err(e) => return Err(table_error(e)),

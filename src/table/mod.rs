@@ -609,10 +609,15 @@ impl Table {
         }
         let cap = self.sb.capacity;
         let grow = (cap / 4).max((64 << 20) / u64::from(self.sb.width));
-        let new_cap = end.max((cap + grow).min(limit));
+        let mut new_cap = end.max((cap + grow).min(limit));
         let w = u64::from(self.sb.width);
-        allocate(&self.file, VALUES_OFFSET + cap * w, (new_cap - cap) * w)
-            .map_err(io_err(&self.path, "grow the file"))?;
+        let mut r = allocate(&self.file, VALUES_OFFSET + cap * w, (new_cap - cap) * w);
+        if r.is_err() && new_cap > end {
+            // Short of space: ask for just what the next chunk needs.
+            new_cap = end;
+            r = allocate(&self.file, VALUES_OFFSET + cap * w, (new_cap - cap) * w);
+        }
+        r.map_err(io_err(&self.path, "grow the file"))?;
         let sb = Superblock {
             capacity: new_cap,
             ..self.sb.clone()
