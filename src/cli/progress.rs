@@ -29,9 +29,12 @@ impl Bar {
     pub fn new(total: u64, quiet: bool) -> Bar {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} heaps, {per_sec}, ETA {eta}, {msg}",
+                "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} heaps, {rate}, ETA {eta}, {msg}",
             )
             .expect("valid template")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{} heaps/s", indicatif::HumanCount(s.per_sec() as u64));
+            })
             .progress_chars("=> ");
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(style);
