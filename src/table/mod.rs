@@ -343,7 +343,17 @@ impl TableReader {
     /// [`TableReader::verify`]).
     pub fn open(path: &Path) -> Result<TableReader, TableError> {
         let file = File::open(path).map_err(io_err(path, "open"))?;
-        let (sb, _, meta) = read_header(path, &file)?;
+        let mut header = read_header(path, &file);
+        for _ in 0..3 {
+            // A reader racing a writer's commit can see a slot half-written and the older
+            // slot's metadata block being replaced: read again before calling it damaged.
+            if !matches!(header, Err(TableError::Damaged { .. })) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            header = read_header(path, &file);
+        }
+        let (sb, _, meta) = header?;
         let file_len = file.metadata().map_err(io_err(path, "read"))?.len();
         // SAFETY: the region mapped lies within the file (checked by read_header); a writer only
         // appends beyond `count` or rewrites during a widening, which `values` refuses to read.
