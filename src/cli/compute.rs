@@ -100,11 +100,17 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
             };
             return Err(Interrupted {
                 signal,
-                message: format!(
-                    "stopped by {name}: {} holds heaps 0 .. {}; run the same command to continue",
-                    path.display(),
-                    at.saturating_sub(1)
-                ),
+                message: match at {
+                    0 => format!(
+                        "stopped by {name}: {} holds no heap yet; run the same command to continue",
+                        path.display()
+                    ),
+                    at => format!(
+                        "stopped by {name}: {} holds heaps 0 .. {}; run the same command to continue",
+                        path.display(),
+                        at - 1
+                    ),
+                },
             }
             .into());
         }
