@@ -9,6 +9,7 @@
 //! - [`graph`]: any finite impartial game as a directed graph, loopy or not;
 //! - [`hackenbush`]: Blue–Red (and green) Hackenbush strings;
 //! - [`report`]: b-files, text and JSON output;
+//! - [`table`]: memory-mapped result files, committed atomically and resumable;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
 //!
 //! ```
@@ -29,3 +30,4 @@ pub mod position;
 pub mod report;
 pub mod resources;
 pub mod rules;
+pub mod table;
