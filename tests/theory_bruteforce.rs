@@ -195,7 +195,7 @@ fn misere_play_matches_game_tree() {
 fn check_misere(brute: &mut Brute, code: &str, heaps: &[usize], a: &misere::MisereAnalysis) {
     {
         {
-            let sorted = Brute::normalized(&heaps);
+            let sorted = Brute::normalized(heaps);
             let expected = if brute.wins(&sorted) {
                 Outcome::N
             } else {
