@@ -21,7 +21,8 @@ pub struct ComputeArgs {
 /// Computes heaps 0 .. N-1 and prints the summary.
 pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
     let (rule, count) = args.seq.resolve()?;
-    let values = engine::compute(&rule, count, args.seq.engine)?;
+    let exec = args.seq.executor()?;
+    let values = engine::compute_on(&rule, count, args.seq.engine, &exec)?;
     let summary = Summary::of_values(&rule.code(), &values);
     let out = std::io::stdout().lock();
     if args.json {

@@ -20,7 +20,8 @@ pub struct ValuesArgs {
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
 pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     let (rule, count) = args.seq.resolve()?;
-    let values = engine::compute(&rule, count, args.seq.engine)?;
+    let exec = args.seq.executor()?;
+    let values = engine::compute_on(&rule, count, args.seq.engine, &exec)?;
     let header = if args.no_header {
         Vec::new()
     } else {

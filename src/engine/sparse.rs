@@ -1,0 +1,536 @@
+//! The sparse-space ("rare/common") engine, serial or parallel over the heaps of one game.
+//!
+//! A mask `m` splits values into *rare* (`popcount(v & m)` even) and *common* (odd). Since
+//! `common ⊕ common` and `rare ⊕ rare` are rare, only a pair with exactly one rare heap can give a
+//! common value. For heap `n` the engine marks, for every rare position `p`, the value
+//! `G(p) ⊕ G(r − p)` of each split of `r = n − take` tokens (and every option that does not
+//! split in two), takes the least unmarked common value `c`, then scans the remaining pairs until
+//! every rare value below `c` is marked; if some never is, the least of them is `G(n)` and `n` is
+//! a new rare position. The mask is re-chosen from the value histogram (Walsh–Hadamard) as the
+//! rare list grows or larger values appear. Correctness never depends on the mask.
+//!
+//! **Parallel scheme.** Heaps are processed in blocks of `L`. The options of a block whose parts
+//! all lie before the *previous* block (the "far" marks: most rare positions, and long move lists
+//! of repeating tails) are computed for all heaps of the next block in parallel, while the
+//! calling thread finishes the current block heap by heap (the "near" marks: pairs reaching into
+//! the last two blocks, rare positions found since, three-heap splits, then the mex and the
+//! scan). Rayon's `join` lets the finishing thread help with the far marks once it is done. The
+//! marks are a pure function of the values, so the output is the same for any thread count.
+//!
+//! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
+//! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
+
+use super::{value_span, Cell, Executor, Fill, Overflow};
+use crate::analysis::{is_rare, Histogram};
+use crate::rules::{MoveSet, Rule};
+
+/// Heaps per block when the game has many rare positions.
+const MIN_BLOCK: usize = 64;
+/// Heaps per block at most.
+const MAX_BLOCK: usize = 2048;
+
+/// The sparse-space engine for one rule.
+#[derive(Debug, Clone)]
+pub struct Sparse {
+    rule: Rule,
+    moves: MoveSet,
+    exec: Executor,
+    /// Heaps the histogram and rare list account for.
+    covered: usize,
+    hist: Histogram,
+    mask: u32,
+    /// Row length of the mark buffers: a power of two at least twice the value span.
+    width: usize,
+    /// Rare positions `p ≥ 1` below `covered`, ascending, with their values.
+    rare_pos: Vec<usize>,
+    rare_val: Vec<u32>,
+    /// Values below `width` by class, ascending.
+    commons: Vec<u32>,
+    rares: Vec<u32>,
+    /// Re-choose the mask when the rare list reaches this length …
+    rechoose_at: usize,
+    /// … or when the value span outgrows this.
+    chosen_span: usize,
+    /// Mark rows of the block being finished and of the next block.
+    rows: [Vec<u8>; 2],
+}
+
+/// Statistics of the engine's internal state, for tests and reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SparseState {
+    /// The mask in use.
+    pub mask: u32,
+    /// Rare positions (heap 0 not counted).
+    pub rare_positions: usize,
+    /// Heaps the state accounts for.
+    pub covered: usize,
+}
+
+/// How finishing a block ended.
+enum Finished {
+    /// Every heap of the block is written.
+    Done,
+    /// Heaps before this one are written; the mark rows are too narrow for what follows.
+    Widen(usize),
+}
+
+impl Sparse {
+    /// A single-threaded engine for `rule`.
+    pub fn new(rule: &Rule) -> Sparse {
+        Sparse::with_executor(rule, Executor::serial())
+    }
+
+    /// An engine for `rule` whose parallel parts run on `exec`.
+    pub fn with_executor(rule: &Rule, exec: Executor) -> Sparse {
+        let mut s = Sparse {
+            rule: rule.clone(),
+            moves: rule.moves(0),
+            exec,
+            covered: 0,
+            hist: Histogram::default(),
+            mask: 1,
+            width: 64,
+            rare_pos: Vec::new(),
+            rare_val: Vec::new(),
+            commons: Vec::new(),
+            rares: Vec::new(),
+            rechoose_at: 64,
+            chosen_span: 1,
+            rows: [Vec::new(), Vec::new()],
+        };
+        s.classify();
+        s
+    }
+
+    /// The mask, rare count and coverage of the internal state.
+    pub fn state(&self) -> SparseState {
+        SparseState {
+            mask: self.mask,
+            rare_positions: self.rare_pos.len(),
+            covered: self.covered,
+        }
+    }
+
+    fn span(&self) -> usize {
+        value_span(self.hist.max_value())
+    }
+
+    /// Heaps per block: enough far work per block to pay for the hand-over between threads.
+    fn block_len(&self) -> usize {
+        let per_heap = self.rare_pos.len() * self.moves.leave_two.len().max(1) + 16;
+        (1usize << 17)
+            .checked_div(per_heap)
+            .unwrap_or(MAX_BLOCK)
+            .clamp(MIN_BLOCK, MAX_BLOCK)
+    }
+
+    /// Lists the values below `width` by class.
+    fn classify(&mut self) {
+        let (mask, width) = (self.mask, self.width as u32);
+        self.commons = (0..width).filter(|&v| !is_rare(v, mask)).collect();
+        self.rares = (0..width).filter(|&v| is_rare(v, mask)).collect();
+    }
+
+    /// Recollects the rare positions below `vals.len()` for the current mask.
+    fn collect_rare<T: Cell>(&mut self, vals: &[T]) {
+        self.rare_pos.clear();
+        self.rare_val.clear();
+        for (p, v) in vals.iter().enumerate().skip(1) {
+            let v = v.get();
+            if is_rare(v, self.mask) {
+                self.rare_pos.push(p);
+                self.rare_val.push(v);
+            }
+        }
+    }
+
+    /// Makes the state cover exactly `vals` (the heaps before `start`).
+    fn sync<T: Cell>(&mut self, vals: &[T]) {
+        if vals.len() == self.covered {
+            return;
+        }
+        self.hist = Histogram::default();
+        self.hist.add_slice(vals);
+        self.covered = vals.len();
+        self.mask = if vals.is_empty() {
+            1
+        } else {
+            self.hist.rare_mask().0
+        };
+        self.collect_rare(vals);
+        self.rechoose_at = 2 * self.rare_pos.len() + 64;
+        self.chosen_span = self.span();
+        self.width = (2 * self.span()).max(64);
+        self.classify();
+    }
+
+    /// Between blocks: widens the rows and re-chooses the mask when due. True when the mark rows
+    /// computed so far are no longer valid.
+    fn maybe_rechoose<T: Cell>(&mut self, vals: &[T]) -> bool {
+        let span = self.span();
+        let mut changed = false;
+        if 2 * span > self.width {
+            self.width = 2 * span;
+            changed = true;
+        }
+        if self.rare_pos.len() >= self.rechoose_at || span > self.chosen_span {
+            let (mask, count) = self.hist.rare_mask();
+            // Heap 0 is rare for every mask.
+            let current = self.rare_pos.len() as u64 + 1;
+            if mask != self.mask && count < current {
+                self.mask = mask;
+                self.collect_rare(vals);
+                changed = true;
+            }
+            self.rechoose_at = 2 * self.rare_pos.len() + 64;
+            self.chosen_span = span;
+        }
+        if changed {
+            self.classify();
+        }
+        changed
+    }
+}
+
+impl Fill for Sparse {
+    fn fill<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> Result<(), Overflow> {
+        assert!(start <= end && end <= vals.len(), "fill range out of bounds");
+        if end > 0 && end - 1 > self.moves.max_heap {
+            let bound = (end - 1).max(self.moves.max_heap.saturating_mul(2));
+            self.moves = self.rule.moves(bound);
+        }
+        self.sync(&vals[..start]);
+        let mut pos = start;
+        // When set: rows[0] holds the far marks of heaps pos..bend, for parts below lim.
+        let mut ahead: Option<(usize, usize)> = None;
+        while pos < end {
+            let stale = self.maybe_rechoose(&vals[..pos]);
+            let block = self.block_len();
+            let width = self.width;
+            let (bend, lim) = match ahead.take() {
+                Some(a) if !stale => a,
+                _ => {
+                    let bend = end.min(pos + block);
+                    let mut rows = std::mem::take(&mut self.rows[0]);
+                    self.far(&mut rows, &vals[..pos], pos, bend, pos);
+                    self.rows[0] = rows;
+                    (bend, pos)
+                }
+            };
+            let nend = end.min(bend + block);
+            let (before, rest) = vals.split_at_mut(pos);
+            let current = &mut rest[..bend - pos];
+            let [mut cur_rows, mut next_rows] = std::mem::take(&mut self.rows);
+            let mut late = Late::default();
+            let this = &*self;
+            let (finished, ()) = this.exec.join(
+                || {
+                    let mut fin = Finisher {
+                        engine: this,
+                        before,
+                        hist: Histogram::default(),
+                        late: &mut late,
+                    };
+                    let outcome = fin.finish(&mut cur_rows, current, pos, lim);
+                    (outcome, fin.hist)
+                },
+                || this.far(&mut next_rows, before, bend, nend, pos),
+            );
+            let (outcome, added) = finished;
+            merge_hist(&mut self.hist, &added);
+            self.rare_pos.extend_from_slice(&late.pos);
+            self.rare_val.extend_from_slice(&late.val);
+            self.rows = [next_rows, cur_rows];
+            match outcome {
+                Ok(Finished::Done) => {
+                    debug_assert!(width == self.width);
+                    if nend > bend {
+                        // The next block's far marks were taken for parts below this block.
+                        ahead = Some((nend, pos));
+                    }
+                    self.covered = bend;
+                    pos = bend;
+                }
+                Ok(Finished::Widen(at)) => {
+                    self.covered = at;
+                    pos = at;
+                }
+                Err(o) => {
+                    self.covered = o.at;
+                    return Err(o);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rare positions found while finishing a block.
+#[derive(Default)]
+struct Late {
+    pos: Vec<usize>,
+    val: Vec<u32>,
+}
+
+fn merge_hist(into: &mut Histogram, add: &Histogram) {
+    if add.counts.len() > into.counts.len() {
+        into.max_first_at = into.len + add.max_first_at;
+        into.counts.resize(add.counts.len(), 0);
+    }
+    for (total, &c) in into.counts.iter_mut().zip(&add.counts) {
+        *total += c;
+    }
+    into.len += add.len;
+}
+
+/// Read access to the values of every heap below the one being finished.
+struct View<'a, T> {
+    before: &'a [T],
+    recent: &'a [T],
+}
+
+impl<T: Cell> View<'_, T> {
+    #[inline(always)]
+    fn get(&self, q: usize) -> u32 {
+        let b = self.before.len();
+        if q < b {
+            self.before[q].get()
+        } else {
+            self.recent[q - b].get()
+        }
+    }
+}
+
+/// Marks `G(p) ⊕ G(r − p)` for the rare positions `pos` (values `val`), leaving out `p = skip`.
+#[inline(always)]
+fn mark_pairs(
+    row: &mut [u8],
+    get: impl Fn(usize) -> u32,
+    pos: &[usize],
+    val: &[u32],
+    r: usize,
+    skip: Option<usize>,
+) {
+    let wm = row.len() - 1;
+    let mut go = |pos: &[usize], val: &[u32]| {
+        for (&p, &g) in pos.iter().zip(val) {
+            row[(get(r - p) ^ g) as usize & wm] = 1;
+        }
+    };
+    match skip.and_then(|s| pos.binary_search(&s).ok()) {
+        Some(i) => {
+            go(&pos[..i], &val[..i]);
+            go(&pos[i + 1..], &val[i + 1..]);
+        }
+        None => go(pos, val),
+    }
+}
+
+impl Sparse {
+    /// Far marks of heaps `lo..hi` into `rows` (one row of `width` per heap): every option whose
+    /// heaps all lie below `lim`, for splits in two only when one heap is a rare position
+    /// (`self.rare_pos`, all below `lim`).
+    fn far<T: Cell>(&self, rows: &mut Vec<u8>, vals: &[T], lo: usize, hi: usize, lim: usize) {
+        let width = self.width;
+        let len = (hi - lo) * width;
+        if rows.len() < len {
+            rows.resize(len, 0);
+        }
+        let heaps_per_chunk = ((hi - lo) / (4 * self.exec.threads())).max(8);
+        self.exec
+            .for_each_chunk(&mut rows[..len], heaps_per_chunk * width, |ci, chunk| {
+                for (k, row) in chunk.chunks_mut(width).enumerate() {
+                    self.far_row(row, vals, lo + ci * heaps_per_chunk + k, lim);
+                }
+            });
+    }
+
+    #[inline]
+    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        row.fill(0);
+        let m = &self.moves;
+        // One heap n − k < lim left: k > n − lim.
+        let from = m
+            .leave_one
+            .partition_point(|&k| k + lim <= n);
+        for &k in &m.leave_one[from..] {
+            if k >= n {
+                break;
+            }
+            row[vals[n - k].get() as usize] = 1;
+        }
+        for s in &m.leave_two {
+            if s.take + 2 > n {
+                break;
+            }
+            let r = n - s.take;
+            // p ≤ r − 1 and q = r − p < lim.
+            let lo_p = (r + 1).saturating_sub(lim).max(1);
+            let i0 = self.rare_pos.partition_point(|&p| p < lo_p);
+            let i1 = self.rare_pos.partition_point(|&p| p < r);
+            if i0 < i1 {
+                let skip = (s.unequal && r % 2 == 0).then_some(r / 2);
+                mark_pairs(
+                    row,
+                    |q| vals[q].get(),
+                    &self.rare_pos[i0..i1],
+                    &self.rare_val[i0..i1],
+                    r,
+                    skip,
+                );
+            }
+        }
+    }
+}
+
+/// The finishing side of a block: near marks, mex, scan, bookkeeping.
+struct Finisher<'a, 'l, T> {
+    engine: &'a Sparse,
+    before: &'a [T],
+    /// Values of the heaps finished in this block.
+    hist: Histogram,
+    late: &'l mut Late,
+}
+
+impl<T: Cell> Finisher<'_, '_, T> {
+    fn finish(
+        &mut self,
+        rows: &mut [u8],
+        block: &mut [T],
+        b: usize,
+        lim: usize,
+    ) -> Result<Finished, Overflow> {
+        let e = self.engine;
+        let width = e.width;
+        for j in 0..block.len() {
+            let n = b + j;
+            let row = &mut rows[j * width..(j + 1) * width];
+            let view = View {
+                before: self.before,
+                recent: &block[..j],
+            };
+            let g = self.value(row, &view, n, lim);
+            if g > T::MAX {
+                return Err(Overflow { at: n, value: g });
+            }
+            block[j] = T::from_u32(g);
+            self.hist.add(g);
+            if n >= 1 && is_rare(g, e.mask) {
+                self.late.pos.push(n);
+                self.late.val.push(g);
+            }
+            if 2 * value_span(g) > width && j + 1 < block.len() {
+                return Ok(Finished::Widen(n + 1));
+            }
+        }
+        Ok(Finished::Done)
+    }
+
+    /// G(n), given the far marks in `row`.
+    #[inline]
+    fn value(&self, row: &mut [u8], view: &View<'_, T>, n: usize, lim: usize) -> u32 {
+        let e = self.engine;
+        let m = &e.moves;
+        let get = |q: usize| view.get(q);
+        if m.take_all.binary_search(&n).is_ok() {
+            row[0] = 1;
+        }
+        // Near single-heap options: n − k ≥ lim.
+        for &k in &m.leave_one {
+            if k >= n || k + lim > n {
+                break;
+            }
+            row[get(n - k) as usize] = 1;
+        }
+        let rp = &e.rare_pos;
+        for s in &m.leave_two {
+            if s.take + 2 > n {
+                break;
+            }
+            let r = n - s.take;
+            let skip = (s.unequal && r % 2 == 0).then_some(r / 2);
+            // Rare p < lim with q = r − p ≥ lim: p ≤ r − lim (and p ≤ r − 1).
+            let a = if r >= lim {
+                rp.partition_point(|&p| p <= (r - lim).min(r - 1))
+            } else {
+                0
+            };
+            // Rare p ≥ lim, p ≤ r − 1 (not covered by the far marks).
+            let c0 = rp.partition_point(|&p| p < lim).max(a);
+            let d = rp.partition_point(|&p| p < r);
+            mark_pairs(row, get, &rp[..a], &e.rare_val[..a], r, skip);
+            if c0 < d {
+                mark_pairs(row, get, &rp[c0..d], &e.rare_val[c0..d], r, skip);
+            }
+            let l = self.late.pos.partition_point(|&p| p < r);
+            mark_pairs(row, get, &self.late.pos[..l], &self.late.val[..l], r, skip);
+        }
+        for s in &m.leave_three {
+            if s.take + 3 > n {
+                break;
+            }
+            let r = n - s.take;
+            for a in 1..=r / 3 {
+                let ga = get(a);
+                for bb in a..=(r - a) / 2 {
+                    let c = r - a - bb;
+                    if s.unequal && (a == bb || bb == c) {
+                        continue;
+                    }
+                    row[(ga ^ get(bb) ^ get(c)) as usize] = 1;
+                }
+            }
+        }
+        // The least unmarked common value: the answer unless a rare value below it is missing.
+        let c = *e
+            .commons
+            .iter()
+            .find(|&&v| row[v as usize] == 0)
+            .expect("a common value above every option");
+        let mut missing = e
+            .rares
+            .iter()
+            .take_while(|&&v| v < c)
+            .filter(|&&v| row[v as usize] == 0)
+            .count();
+        if missing == 0 {
+            return c;
+        }
+        STAT_SCANS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        STAT_MISSING.fetch_add(missing, std::sync::atomic::Ordering::Relaxed);
+        'scan: for s in &m.leave_two {
+            if s.take + 2 > n {
+                break;
+            }
+            let r = n - s.take;
+            for a in 1..=r / 2 {
+                if s.unequal && 2 * a == r {
+                    continue;
+                }
+                STAT_PAIRS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let v = get(a) ^ get(r - a);
+                if v < c && row[v as usize] == 0 {
+                    row[v as usize] = 1;
+                    missing -= 1;
+                    if missing == 0 {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        if missing == 0 {
+            c
+        } else {
+            *e.rares
+                .iter()
+                .find(|&&v| row[v as usize] == 0)
+                .expect("a missing rare value")
+        }
+    }
+}
+
+pub static STAT_SCANS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static STAT_MISSING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static STAT_PAIRS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// debug
+pub fn stats() -> (usize, usize, usize) { (STAT_SCANS.load(std::sync::atomic::Ordering::Relaxed), STAT_MISSING.load(std::sync::atomic::Ordering::Relaxed), STAT_PAIRS.load(std::sync::atomic::Ordering::Relaxed)) }
