@@ -18,7 +18,7 @@ use thiserror::Error;
 
 pub use exact::{value_span, Exact, MexSet};
 pub use executor::{available_threads, Executor, ExecutorError};
-pub use sparse::{Sparse, SparseState, stats};
+pub use sparse::{Sparse, SparseState};
 pub use values::{Cell, Overflow, Values, Width};
 
 use crate::rules::Rule;

@@ -53,6 +53,8 @@ pub struct Sparse {
     chosen_span: usize,
     /// Mark rows of the block being finished and of the next block.
     rows: [Vec<u8>; 2],
+    /// Pairs of each split scanned ahead in the far marks (adapted to what the scans need).
+    ahead_pairs: usize,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -97,6 +99,7 @@ impl Sparse {
             rechoose_at: 64,
             chosen_span: 1,
             rows: [Vec::new(), Vec::new()],
+            ahead_pairs: 0,
         };
         s.classify();
         s
@@ -201,20 +204,22 @@ impl Fill for Sparse {
         }
         self.sync(&vals[..start]);
         let mut pos = start;
-        // When set: rows[0] holds the far marks of heaps pos..bend, for parts below lim.
-        let mut ahead: Option<(usize, usize)> = None;
+        // When set: rows[0] holds the far marks of heaps pos..bend, for parts below lim, with
+        // that many pairs scanned ahead.
+        let mut ahead: Option<(usize, usize, usize)> = None;
         while pos < end {
             let stale = self.maybe_rechoose(&vals[..pos]);
             let block = self.block_len();
             let width = self.width;
-            let (bend, lim) = match ahead.take() {
+            let k = self.ahead_pairs;
+            let (bend, lim, cur_k) = match ahead.take() {
                 Some(a) if !stale => a,
                 _ => {
                     let bend = end.min(pos + block);
                     let mut rows = std::mem::take(&mut self.rows[0]);
-                    self.far(&mut rows, &vals[..pos], pos, bend, pos);
+                    self.far(&mut rows, &vals[..pos], pos, bend, pos, k);
                     self.rows[0] = rows;
-                    (bend, pos)
+                    (bend, pos, k)
                 }
             };
             let nend = end.min(bend + block);
@@ -230,13 +235,16 @@ impl Fill for Sparse {
                         before,
                         hist: Histogram::default(),
                         late: &mut late,
+                        ahead_pairs: cur_k,
+                        scans: 0,
                     };
                     let outcome = fin.finish(&mut cur_rows, current, pos, lim);
-                    (outcome, fin.hist)
+                    (outcome, fin.hist, fin.scans)
                 },
-                || this.far(&mut next_rows, before, bend, nend, pos),
+                || this.far(&mut next_rows, before, bend, nend, pos, k),
             );
-            let (outcome, added) = finished;
+            let (outcome, added, scans) = finished;
+            self.adapt_ahead(scans, bend - pos, cur_k);
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
             self.rare_val.extend_from_slice(&late.val);
@@ -246,7 +254,7 @@ impl Fill for Sparse {
                     debug_assert!(width == self.width);
                     if nend > bend {
                         // The next block's far marks were taken for parts below this block.
-                        ahead = Some((nend, pos));
+                        ahead = Some((nend, pos, k));
                     }
                     self.covered = bend;
                     pos = bend;
@@ -263,6 +271,61 @@ impl Fill for Sparse {
         }
         Ok(())
     }
+}
+
+/// The largest `a` of the pairs `(a, r − a)` of a split of `r`.
+#[inline(always)]
+fn last_pair(r: usize, unequal: bool) -> usize {
+    if unequal && r % 2 == 0 {
+        r / 2 - 1
+    } else {
+        r / 2
+    }
+}
+
+/// The pairs `a0..a1` scanned ahead for a split of `r`: `k` pairs with both parts below `lim`.
+#[inline(always)]
+fn ahead_range(r: usize, lim: usize, k: usize, unequal: bool) -> (usize, usize) {
+    let a0 = (r + 1).saturating_sub(lim).max(1);
+    let a1 = (a0 + k).min(last_pair(r, unequal) + 1).min(lim).max(a0);
+    (a0, a1)
+}
+
+/// Scans the pairs `(a, r − a)`, `a` in `lo..hi`, with both parts in `vals`, until `missing`
+/// values are marked; `row` is 1 for every value not looked for. True when none is missing.
+#[inline]
+fn scan_fast<T: Cell>(
+    row: &mut [u8],
+    vals: &[T],
+    r: usize,
+    lo: usize,
+    hi: usize,
+    missing: &mut usize,
+) -> bool {
+    const STEP: usize = 16;
+    let wm = row.len() - 1;
+    let mut a = lo;
+    while a < hi {
+        let stop = (a + STEP).min(hi);
+        let mut all = 1u8;
+        for x in a..stop {
+            all &= row[(vals[x].get() ^ vals[r - x].get()) as usize & wm];
+        }
+        if all == 0 {
+            for x in a..stop {
+                let v = (vals[x].get() ^ vals[r - x].get()) as usize & wm;
+                if row[v] == 0 {
+                    row[v] = 1;
+                    *missing -= 1;
+                    if *missing == 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        a = stop;
+    }
+    false
 }
 
 /// Rare positions found while finishing a block.
@@ -327,10 +390,31 @@ fn mark_pairs(
 }
 
 impl Sparse {
+    /// Scans ahead more pairs when many heaps of the last block still had to scan, fewer when
+    /// almost none did. Only speed depends on this.
+    fn adapt_ahead(&mut self, scans: usize, heaps: usize, used: usize) {
+        if used != self.ahead_pairs || heaps == 0 {
+            return;
+        }
+        if scans * 10 > heaps {
+            self.ahead_pairs = (self.ahead_pairs + self.ahead_pairs / 4 + 16).min(1 << 16);
+        } else if scans * 50 < heaps {
+            self.ahead_pairs -= self.ahead_pairs / 16;
+        }
+    }
+
     /// Far marks of heaps `lo..hi` into `rows` (one row of `width` per heap): every option whose
     /// heaps all lie below `lim`, for splits in two only when one heap is a rare position
     /// (`self.rare_pos`, all below `lim`).
-    fn far<T: Cell>(&self, rows: &mut Vec<u8>, vals: &[T], lo: usize, hi: usize, lim: usize) {
+    fn far<T: Cell>(
+        &self,
+        rows: &mut Vec<u8>,
+        vals: &[T],
+        lo: usize,
+        hi: usize,
+        lim: usize,
+        k: usize,
+    ) {
         let width = self.width;
         let len = (hi - lo) * width;
         if rows.len() < len {
@@ -339,14 +423,14 @@ impl Sparse {
         let heaps_per_chunk = ((hi - lo) / (4 * self.exec.threads())).max(8);
         self.exec
             .for_each_chunk(&mut rows[..len], heaps_per_chunk * width, |ci, chunk| {
-                for (k, row) in chunk.chunks_mut(width).enumerate() {
-                    self.far_row(row, vals, lo + ci * heaps_per_chunk + k, lim);
+                for (i, row) in chunk.chunks_mut(width).enumerate() {
+                    self.far_row(row, vals, lo + ci * heaps_per_chunk + i, lim, k);
                 }
             });
     }
 
     #[inline]
-    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize, k: usize) {
         row.fill(0);
         let m = &self.moves;
         // One heap n − k < lim left: k > n − lim.
@@ -379,6 +463,12 @@ impl Sparse {
                     skip,
                 );
             }
+            // Scan ahead: every pair (a, r − a) of a fixed stretch, both parts below lim.
+            let (a0, a1) = ahead_range(r, lim, k, s.unequal);
+            let wm = row.len() - 1;
+            for a in a0..a1 {
+                row[(vals[a].get() ^ vals[r - a].get()) as usize & wm] = 1;
+            }
         }
     }
 }
@@ -390,6 +480,10 @@ struct Finisher<'a, 'l, T> {
     /// Values of the heaps finished in this block.
     hist: Histogram,
     late: &'l mut Late,
+    /// Pairs per split the far marks scanned ahead.
+    ahead_pairs: usize,
+    /// Heaps that still needed a scan.
+    scans: usize,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
@@ -428,7 +522,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
 
     /// G(n), given the far marks in `row`.
     #[inline]
-    fn value(&self, row: &mut [u8], view: &View<'_, T>, n: usize, lim: usize) -> u32 {
+    fn value(&mut self, row: &mut [u8], view: &View<'_, T>, n: usize, lim: usize) -> u32 {
         let e = self.engine;
         let m = &e.moves;
         let get = |q: usize| view.get(q);
@@ -496,25 +590,38 @@ impl<T: Cell> Finisher<'_, '_, T> {
         if missing == 0 {
             return c;
         }
-        STAT_SCANS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        STAT_MISSING.fetch_add(missing, std::sync::atomic::Ordering::Relaxed);
+        self.scans += 1;
+        // From here on only the missing values matter: hide everything from c up.
+        row[c as usize..].fill(1);
+        let b = view.before.len();
         'scan: for s in &m.leave_two {
             if s.take + 2 > n {
                 break;
             }
             let r = n - s.take;
-            for a in 1..=r / 2 {
-                if s.unequal && 2 * a == r {
+            let last = last_pair(r, s.unequal);
+            let (a0, a1) = ahead_range(r, lim, self.ahead_pairs, s.unequal);
+            // Pairs with both parts before the block: a in fast_lo..fast_hi.
+            let fast_lo = (r + 1).saturating_sub(b).max(1);
+            let fast_hi = (last + 1).min(b).max(fast_lo);
+            for (lo, hi) in [(1, a0.min(last + 1)), (a1, last + 1)] {
+                if lo >= hi {
                     continue;
                 }
-                STAT_PAIRS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let v = get(a) ^ get(r - a);
-                if v < c && row[v as usize] == 0 {
-                    row[v as usize] = 1;
-                    missing -= 1;
-                    if missing == 0 {
-                        break 'scan;
+                let (flo, fhi) = (lo.max(fast_lo).min(hi), hi.min(fast_hi).max(lo));
+                let (flo, fhi) = if flo < fhi { (flo, fhi) } else { (hi, hi) };
+                for a in (lo..flo).chain(fhi..hi) {
+                    let v = (get(a) ^ get(r - a)) as usize;
+                    if row[v] == 0 {
+                        row[v] = 1;
+                        missing -= 1;
+                        if missing == 0 {
+                            break 'scan;
+                        }
                     }
+                }
+                if flo < fhi && scan_fast(row, view.before, r, flo, fhi, &mut missing) {
+                    break 'scan;
                 }
             }
         }
@@ -528,9 +635,3 @@ impl<T: Cell> Finisher<'_, '_, T> {
         }
     }
 }
-
-pub static STAT_SCANS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static STAT_MISSING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static STAT_PAIRS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-/// debug
-pub fn stats() -> (usize, usize, usize) { (STAT_SCANS.load(std::sync::atomic::Ordering::Relaxed), STAT_MISSING.load(std::sync::atomic::Ordering::Relaxed), STAT_PAIRS.load(std::sync::atomic::Ordering::Relaxed)) }
