@@ -58,7 +58,9 @@ fn codes_with_d0_splits() {
 
 #[test]
 fn famous_games_longer_and_on_several_threads() {
-    for code in ["0.6", "0.167", "4!.0", "0.77", "0.137", "0.007", "0.15", "0.4"] {
+    for code in [
+        "0.6", "0.167", "4!.0", "0.77", "0.137", "0.007", "0.15", "0.4",
+    ] {
         check(code, 10_000);
     }
 }
@@ -66,8 +68,8 @@ fn famous_games_longer_and_on_several_threads() {
 #[test]
 fn hexadecimal_unequal_and_tail_codes() {
     for code in [
-        "0.8", "0.F", "0.3F", "0.48", "0.C", "0.9", "0.E4", "4.8", "0.4!", "0.6!", "0.7!",
-        "0.74!", "4!.4!", "4!.6", "4!.04", "0.[3]", "4.[3]", "0.1[37]", "0.[6]", "0.0[4]",
+        "0.8", "0.F", "0.3F", "0.48", "0.C", "0.9", "0.E4", "4.8", "0.4!", "0.6!", "0.7!", "0.74!",
+        "4!.4!", "4!.6", "4!.04", "0.[3]", "4.[3]", "0.1[37]", "0.[6]", "0.0[4]",
     ] {
         check(code, 400);
     }
@@ -115,11 +117,17 @@ fn resumes_from_a_foreign_prefix_in_odd_chunks() {
             start += len;
         }
         engine.fill(&mut vals, start, n).unwrap();
-        assert!(vals.iter().zip(&want).all(|(&a, &b)| a as u32 == b), "{code}");
+        assert!(
+            vals.iter().zip(&want).all(|(&a, &b)| a as u32 == b),
+            "{code}"
+        );
         // Going back: refill a range that was already computed.
         vals[4000..].fill(0);
         engine.fill(&mut vals, 4000, n).unwrap();
-        assert!(vals.iter().zip(&want).all(|(&a, &b)| a as u32 == b), "{code}");
+        assert!(
+            vals.iter().zip(&want).all(|(&a, &b)| a as u32 == b),
+            "{code}"
+        );
     }
 }
 
@@ -167,7 +175,9 @@ fn grundy_past_first_value_256() {
         .unwrap_or(7_400_000);
     let exec = Executor::new(0).unwrap();
     let v = compute_on(&rule, n, EngineKind::Sparse, &exec).unwrap();
-    let first = (0..n).find(|&i| v.get(i) >= 256).expect("a value of 256 or more");
+    let first = (0..n)
+        .find(|&i| v.get(i) >= 256)
+        .expect("a value of 256 or more");
     eprintln!("first value >= 256: G({first}) = {}", v.get(first));
     // Cross-check values around it, and a sample far out, against the definition: the mex of
     // G(a) xor G(n - a) over 1 <= a < n/2 (unequal parts).
@@ -193,8 +203,12 @@ fn octal_code() -> impl Strategy<Value = String> {
 }
 
 fn hex_code() -> impl Strategy<Value = String> {
-    prop::collection::vec(0u8..16, 1..4)
-        .prop_map(|ds| format!("0.{}", ds.iter().map(|d| format!("{d:X}")).collect::<String>()))
+    prop::collection::vec(0u8..16, 1..4).prop_map(|ds| {
+        format!(
+            "0.{}",
+            ds.iter().map(|d| format!("{d:X}")).collect::<String>()
+        )
+    })
 }
 
 fn unequal_code() -> impl Strategy<Value = String> {

@@ -218,6 +218,7 @@ mod tests {
     /// G(n) = 3n: overflows every width on the way.
     struct Triple;
     impl Fill for Triple {
+        #[allow(clippy::needless_range_loop)]
         fn fill<T: Cell>(
             &mut self,
             vals: &mut [T],

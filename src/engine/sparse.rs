@@ -197,7 +197,10 @@ impl Sparse {
 
 impl Fill for Sparse {
     fn fill<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> Result<(), Overflow> {
-        assert!(start <= end && end <= vals.len(), "fill range out of bounds");
+        assert!(
+            start <= end && end <= vals.len(),
+            "fill range out of bounds"
+        );
         if end > 0 && end - 1 > self.moves.max_heap {
             let bound = (end - 1).max(self.moves.max_heap.saturating_mul(2));
             self.moves = self.rule.moves(bound);
@@ -434,9 +437,7 @@ impl Sparse {
         row.fill(0);
         let m = &self.moves;
         // One heap n − k < lim left: k > n − lim.
-        let from = m
-            .leave_one
-            .partition_point(|&k| k + lim <= n);
+        let from = m.leave_one.partition_point(|&k| k + lim <= n);
         for &k in &m.leave_one[from..] {
             if k >= n {
                 break;
