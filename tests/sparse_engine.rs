@@ -163,7 +163,7 @@ fn auto_picks_sparse_only_where_heaps_split() {
     assert_eq!(EngineKind::Exact.resolve(&split), EngineKind::Exact);
 }
 
-/// Grundy's game past its first value of 256 (heap 7,259,088 per our own run, recorded in
+/// Grundy's game past its first value of 256 (G(7,250,049) = 256 in our run, recorded in
 /// results/grundy-256.md): run by scripts/check-grundy.sh, too slow for CI.
 #[test]
 #[ignore]
