@@ -53,8 +53,6 @@ pub struct Sparse {
     chosen_span: usize,
     /// Mark rows of the block being finished and of the next block.
     rows: [Vec<u8>; 2],
-    /// Pairs of each split scanned ahead in the far marks (adapted to what the scans need).
-    ahead_pairs: usize,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -99,7 +97,6 @@ impl Sparse {
             rechoose_at: 64,
             chosen_span: 1,
             rows: [Vec::new(), Vec::new()],
-            ahead_pairs: 0,
         };
         s.classify();
         s
@@ -207,22 +204,20 @@ impl Fill for Sparse {
         }
         self.sync(&vals[..start]);
         let mut pos = start;
-        // When set: rows[0] holds the far marks of heaps pos..bend, for parts below lim, with
-        // that many pairs scanned ahead.
-        let mut ahead: Option<(usize, usize, usize)> = None;
+        // When set: rows[0] holds the far marks of heaps pos..bend, for parts below lim.
+        let mut ahead: Option<(usize, usize)> = None;
         while pos < end {
             let stale = self.maybe_rechoose(&vals[..pos]);
             let block = self.block_len();
             let width = self.width;
-            let k = self.ahead_pairs;
-            let (bend, lim, cur_k) = match ahead.take() {
+            let (bend, lim) = match ahead.take() {
                 Some(a) if !stale => a,
                 _ => {
                     let bend = end.min(pos + block);
                     let mut rows = std::mem::take(&mut self.rows[0]);
-                    self.far(&mut rows, &vals[..pos], pos, bend, pos, k);
+                    self.far(&mut rows, &vals[..pos], pos, bend, pos);
                     self.rows[0] = rows;
-                    (bend, pos, k)
+                    (bend, pos)
                 }
             };
             let nend = end.min(bend + block);
@@ -238,16 +233,13 @@ impl Fill for Sparse {
                         before,
                         hist: Histogram::default(),
                         late: &mut late,
-                        ahead_pairs: cur_k,
-                        scans: 0,
                     };
                     let outcome = fin.finish(&mut cur_rows, current, pos, lim);
-                    (outcome, fin.hist, fin.scans)
+                    (outcome, fin.hist)
                 },
-                || this.far(&mut next_rows, before, bend, nend, pos, k),
+                || this.far(&mut next_rows, before, bend, nend, pos),
             );
-            let (outcome, added, scans) = finished;
-            self.adapt_ahead(scans, bend - pos, cur_k);
+            let (outcome, added) = finished;
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
             self.rare_val.extend_from_slice(&late.val);
@@ -257,7 +249,7 @@ impl Fill for Sparse {
                     debug_assert!(width == self.width);
                     if nend > bend {
                         // The next block's far marks were taken for parts below this block.
-                        ahead = Some((nend, pos, k));
+                        ahead = Some((nend, pos));
                     }
                     self.covered = bend;
                     pos = bend;
@@ -286,12 +278,41 @@ fn last_pair(r: usize, unequal: bool) -> usize {
     }
 }
 
-/// The pairs `a0..a1` scanned ahead for a split of `r`: `k` pairs with both parts below `lim`.
+/// The first `a` of the pairs `(a, r − a)` with both parts below `lim`.
 #[inline(always)]
-fn ahead_range(r: usize, lim: usize, k: usize, unequal: bool) -> (usize, usize) {
-    let a0 = (r + 1).saturating_sub(lim).max(1);
-    let a1 = (a0 + k).min(last_pair(r, unequal) + 1).min(lim).max(a0);
-    (a0, a1)
+fn far_first(r: usize, lim: usize) -> usize {
+    (r + 1).saturating_sub(lim).max(1)
+}
+
+/// Marks every pair `(a, r − a)`, `a` from `lo` on (below `hi`), counting down `missing` for
+/// each first mark of a value below `below`, until none is missing. Returns where it stopped.
+#[inline]
+fn scan_marking<T: Cell>(
+    marks: &mut [u8],
+    vals: &[T],
+    r: usize,
+    lo: usize,
+    hi: usize,
+    below: u32,
+    missing: &mut usize,
+) -> usize {
+    const STEP: usize = 16;
+    let wm = marks.len() - 1;
+    let mut a = lo;
+    while a < hi {
+        let stop = (a + STEP).min(hi);
+        for x in a..stop {
+            let v = vals[x].get() ^ vals[r - x].get();
+            let slot = &mut marks[v as usize & wm];
+            *missing -= usize::from((*slot == 0) & (v < below));
+            *slot = 1;
+        }
+        a = stop;
+        if *missing == 0 {
+            break;
+        }
+    }
+    a
 }
 
 /// Scans the pairs `(a, r − a)`, `a` in `lo..hi`, with both parts in `vals`, until `missing`
@@ -393,32 +414,11 @@ fn mark_pairs(
 }
 
 impl Sparse {
-    /// Scans ahead more pairs when many heaps of the last block still had to scan, fewer when
-    /// almost none did. Only speed depends on this.
-    fn adapt_ahead(&mut self, scans: usize, heaps: usize, used: usize) {
-        if used != self.ahead_pairs || heaps == 0 {
-            return;
-        }
-        if scans * 10 > heaps {
-            self.ahead_pairs = (self.ahead_pairs + self.ahead_pairs / 4 + 16).min(1 << 16);
-        } else if scans * 50 < heaps {
-            self.ahead_pairs -= self.ahead_pairs / 16;
-        }
-    }
-
     /// Far marks of heaps `lo..hi` into `rows` (one row of `width` per heap): every option whose
     /// heaps all lie below `lim`, for splits in two only when one heap is a rare position
     /// (`self.rare_pos`, all below `lim`).
-    fn far<T: Cell>(
-        &self,
-        rows: &mut Vec<u8>,
-        vals: &[T],
-        lo: usize,
-        hi: usize,
-        lim: usize,
-        k: usize,
-    ) {
-        let width = self.width;
+    fn far<T: Cell>(&self, rows: &mut Vec<u8>, vals: &[T], lo: usize, hi: usize, lim: usize) {
+        let width = self.stride();
         let len = (hi - lo) * width;
         if rows.len() < len {
             rows.resize(len, 0);
@@ -427,13 +427,14 @@ impl Sparse {
         self.exec
             .for_each_chunk(&mut rows[..len], heaps_per_chunk * width, |ci, chunk| {
                 for (i, row) in chunk.chunks_mut(width).enumerate() {
-                    self.far_row(row, vals, lo + ci * heaps_per_chunk + i, lim, k);
+                    self.far_row(row, vals, lo + ci * heaps_per_chunk + i, lim);
                 }
             });
     }
 
     #[inline]
-    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize, k: usize) {
+    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        let (row, stops) = row.split_at_mut(self.width);
         row.fill(0);
         let m = &self.moves;
         // One heap n − k < lim left: k > n − lim.
@@ -464,14 +465,49 @@ impl Sparse {
                     skip,
                 );
             }
-            // Scan ahead: every pair (a, r − a) of a fixed stretch, both parts below lim.
-            let (a0, a1) = ahead_range(r, lim, k, s.unequal);
-            let wm = row.len() - 1;
-            for a in a0..a1 {
-                row[(vals[a].get() ^ vals[r - a].get()) as usize & wm] = 1;
+        }
+        // Scan pairs with both parts below lim until every rare value below the least common
+        // value not yet marked is marked: the finishing thread then rarely has to scan.
+        let c = first_unmarked(row, &self.commons);
+        let mut missing = count_unmarked(row, &self.rares, c);
+        for (i, s) in m.leave_two.iter().enumerate() {
+            let mut stop = 0;
+            if s.take + 2 <= n {
+                let r = n - s.take;
+                let a0 = far_first(r, lim);
+                let hi = (last_pair(r, s.unequal) + 1).min(lim);
+                stop = a0;
+                if missing > 0 && a0 < hi {
+                    stop = scan_marking(row, vals, r, a0, hi, c, &mut missing);
+                }
             }
+            stops[8 * i..8 * i + 8].copy_from_slice(&(stop as u64).to_le_bytes());
         }
     }
+
+    /// Bytes per heap in the mark rows: the marks, then where each split's far scan stopped.
+    fn stride(&self) -> usize {
+        self.width + 8 * self.moves.leave_two.len()
+    }
+}
+
+/// The least value of `class` (ascending) not marked.
+#[inline]
+fn first_unmarked(marks: &[u8], class: &[u32]) -> u32 {
+    *class
+        .iter()
+        .find(|&&v| marks[v as usize] == 0)
+        .expect("a value of the class above every option")
+}
+
+/// How many values of `class` (ascending) below `c` are not marked.
+#[inline]
+fn count_unmarked(marks: &[u8], class: &[u32], c: u32) -> usize {
+    class
+        .iter()
+        .take_while(|&&v| v < c)
+        .filter(|&&v| marks[v as usize] == 0)
+        .count()
 }
 
 /// The finishing side of a block: near marks, mex, scan, bookkeeping.
@@ -481,10 +517,6 @@ struct Finisher<'a, 'l, T> {
     /// Values of the heaps finished in this block.
     hist: Histogram,
     late: &'l mut Late,
-    /// Pairs per split the far marks scanned ahead.
-    ahead_pairs: usize,
-    /// Heaps that still needed a scan.
-    scans: usize,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
@@ -497,9 +529,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
     ) -> Result<Finished, Overflow> {
         let e = self.engine;
         let width = e.width;
+        let stride = e.stride();
         for j in 0..block.len() {
             let n = b + j;
-            let row = &mut rows[j * width..(j + 1) * width];
+            let row = &mut rows[j * stride..(j + 1) * stride];
             let view = View {
                 before: self.before,
                 recent: &block[..j],
@@ -525,6 +558,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
     #[inline]
     fn value(&mut self, row: &mut [u8], view: &View<'_, T>, n: usize, lim: usize) -> u32 {
         let e = self.engine;
+        let (row, stops) = row.split_at_mut(e.width);
         let m = &e.moves;
         let get = |q: usize| view.get(q);
         if m.take_all.binary_search(&n).is_ok() {
@@ -591,21 +625,20 @@ impl<T: Cell> Finisher<'_, '_, T> {
         if missing == 0 {
             return c;
         }
-        self.scans += 1;
         // From here on only the missing values matter: hide everything from c up.
         row[c as usize..].fill(1);
         let b = view.before.len();
-        'scan: for s in &m.leave_two {
+        'scan: for (i, s) in m.leave_two.iter().enumerate() {
             if s.take + 2 > n {
                 break;
             }
             let r = n - s.take;
             let last = last_pair(r, s.unequal);
-            let (a0, a1) = ahead_range(r, lim, self.ahead_pairs, s.unequal);
+            let (a0, a1) = (far_first(r, lim), stop_of(stops, i));
             // Pairs with both parts before the block: a in fast_lo..fast_hi.
             let fast_lo = (r + 1).saturating_sub(b).max(1);
             let fast_hi = (last + 1).min(b).max(fast_lo);
-            for (lo, hi) in [(1, a0.min(last + 1)), (a1, last + 1)] {
+            for (lo, hi) in [(1, a0.min(last + 1)), (a1.max(a0), last + 1)] {
                 if lo >= hi {
                     continue;
                 }
@@ -635,4 +668,12 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 .expect("a missing rare value")
         }
     }
+}
+
+/// Where the far scan of split `i` stopped (see [`Sparse::stride`]).
+#[inline]
+fn stop_of(stops: &[u8], i: usize) -> usize {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&stops[8 * i..8 * i + 8]);
+    u64::from_le_bytes(b) as usize
 }
