@@ -118,10 +118,13 @@ impl Sparse {
     /// Heaps per block: enough far work per block to pay for the hand-over between threads.
     fn block_len(&self) -> usize {
         let per_heap = self.rare_pos.len() * self.moves.leave_two.len().max(1) + 16;
+        // The two sets of mark rows stay within 2 × 32 MiB even when values grow like n.
+        let by_memory = ((1usize << 25) / self.stride()).max(1);
         (1usize << 17)
             .checked_div(per_heap)
             .unwrap_or(MAX_BLOCK)
             .clamp(MIN_BLOCK, MAX_BLOCK)
+            .min(by_memory)
     }
 
     /// Lists the values below `width` by class.
@@ -413,6 +416,42 @@ fn mark_pairs(
     }
 }
 
+/// [`mark_pairs`] over both parts of a [`View`], without a branch per pair: positions
+/// `p ≤ r − b` pair with a heap of the current block, the others with one before it.
+#[inline]
+fn mark_pairs_view<T: Cell>(
+    row: &mut [u8],
+    view: &View<'_, T>,
+    pos: &[usize],
+    val: &[u32],
+    r: usize,
+    skip: Option<usize>,
+) {
+    let b = view.before.len();
+    let split = if r >= b {
+        pos.partition_point(|&p| p <= r - b)
+    } else {
+        0
+    };
+    let (recent, before) = (view.recent, view.before);
+    mark_pairs(
+        row,
+        |q| recent[q - b].get(),
+        &pos[..split],
+        &val[..split],
+        r,
+        skip,
+    );
+    mark_pairs(
+        row,
+        |q| before[q].get(),
+        &pos[split..],
+        &val[split..],
+        r,
+        skip,
+    );
+}
+
 impl Sparse {
     /// Far marks of heaps `lo..hi` into `rows` (one row of `width` per heap): every option whose
     /// heaps all lie below `lim`, for splits in two only when one heap is a rare position
@@ -587,12 +626,12 @@ impl<T: Cell> Finisher<'_, '_, T> {
             // Rare p ≥ lim, p ≤ r − 1 (not covered by the far marks).
             let c0 = rp.partition_point(|&p| p < lim).max(a);
             let d = rp.partition_point(|&p| p < r);
-            mark_pairs(row, get, &rp[..a], &e.rare_val[..a], r, skip);
+            mark_pairs_view(row, view, &rp[..a], &e.rare_val[..a], r, skip);
             if c0 < d {
-                mark_pairs(row, get, &rp[c0..d], &e.rare_val[c0..d], r, skip);
+                mark_pairs_view(row, view, &rp[c0..d], &e.rare_val[c0..d], r, skip);
             }
             let l = self.late.pos.partition_point(|&p| p < r);
-            mark_pairs(row, get, &self.late.pos[..l], &self.late.val[..l], r, skip);
+            mark_pairs_view(row, view, &self.late.pos[..l], &self.late.val[..l], r, skip);
         }
         for s in &m.leave_three {
             if s.take + 3 > n {
