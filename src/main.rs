@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::{ComputeArgs, UsageError, ValuesArgs};
+use cli::{ComputeArgs, PeriodArgs, UsageError, ValuesArgs};
 
 /// The notation, shown by `--help`.
 const NOTATION: &str = "\
@@ -29,7 +29,8 @@ NUMBERS
 EXAMPLES
   nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
   nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
-  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object";
+  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object
+  nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)";
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
 #[derive(Debug, Parser)]
@@ -47,12 +48,16 @@ enum Command {
     /// Compute G(0) .. G(N-1) and print a summary (largest value, frequencies, rare values).
     #[command(after_help = NOTATION)]
     Compute(ComputeArgs),
+    /// Compute until a period is proved (octal periodicity theorem) or --max is reached.
+    #[command(after_help = NOTATION)]
+    Period(PeriodArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Values(args) => cli::values(args),
         Command::Compute(args) => cli::compute(args),
+        Command::Period(args) => cli::period(args),
     }
 }
 

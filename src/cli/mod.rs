@@ -4,6 +4,7 @@
 //! [`UsageError`] (exit code 2).
 
 mod compute;
+mod period;
 mod values;
 
 use std::io;
@@ -12,6 +13,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
+pub use period::{period, PeriodArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::EngineKind;

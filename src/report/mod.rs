@@ -5,10 +5,14 @@
 //! a broken pipe surfaces as an `io::Error` of kind `BrokenPipe`, which the binary treats as a
 //! normal end.
 
+mod period;
+
 use std::io::{self, Write};
 
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};
+
+pub use period::{not_covered_reason, theorem_inequality, write_period_text};
 
 /// The program and version, for headers.
 pub const PROGRAM: &str = concat!("nimseq ", env!("CARGO_PKG_VERSION"));
