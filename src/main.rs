@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::{ComputeArgs, PeriodArgs, UsageError, ValuesArgs};
+use cli::{ComputeArgs, PeriodArgs, ReportArgs, UsageError, ValuesArgs};
 
 /// The notation, shown by `--help`.
 const NOTATION: &str = "\
@@ -30,7 +30,8 @@ EXAMPLES
   nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
   nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
   nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object
-  nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)";
+  nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)
+  nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles";
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
 #[derive(Debug, Parser)]
@@ -51,6 +52,9 @@ enum Command {
     /// Compute until a period is proved (octal periodicity theorem) or --max is reached.
     #[command(after_help = NOTATION)]
     Period(PeriodArgs),
+    /// Write a report folder: an OEIS-style b-file, a plot (SVG) and a summary (Markdown).
+    #[command(after_help = NOTATION)]
+    Report(ReportArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -58,6 +62,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Values(args) => cli::values(args),
         Command::Compute(args) => cli::compute(args),
         Command::Period(args) => cli::period(args),
+        Command::Report(args) => cli::report(args),
     }
 }
 

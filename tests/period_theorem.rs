@@ -27,7 +27,10 @@ fn prove(code: &str, max: usize) -> Option<(u64, u64, u64)> {
     let p = checker.proved()?;
     assert!(p.proved);
     let bound = p.theorem_bound.unwrap();
-    assert!(bound <= values.len() as u64, "{code}: proved with too few values");
+    assert!(
+        bound <= values.len() as u64,
+        "{code}: proved with too few values"
+    );
     Some((p.preperiod, p.period, bound))
 }
 
@@ -42,7 +45,11 @@ fn cross_check(code: &str, n0: u64, p: u64, bound: u64) {
         panic!("{code}: claimed period {p} from {n0} fails at heap {n} (of {len})");
     }
     if n0 > 0 {
-        assert_ne!(v[n0 - 1 + p], v[n0 - 1], "{code}: preperiod {n0} not minimal");
+        assert_ne!(
+            v[n0 - 1 + p],
+            v[n0 - 1],
+            "{code}: preperiod {n0} not minimal"
+        );
     }
     for d in 1..p {
         assert!(
@@ -115,7 +122,11 @@ fn three_digit_codes_sampled() {
     // Every 9th three-digit code (d0 = 0 and 4): 114 codes, spread over all digit patterns.
     let list: Vec<String> = codes(3).into_iter().step_by(9).collect();
     let proved = check_all(&list, 2000);
-    assert!(proved * 2 >= list.len(), "only {proved} of {} proved", list.len());
+    assert!(
+        proved * 2 >= list.len(),
+        "only {proved} of {} proved",
+        list.len()
+    );
 }
 
 #[test]
@@ -123,7 +134,10 @@ fn three_digit_codes_sampled() {
 fn all_three_digit_codes() {
     let list = codes(3);
     let proved = check_all(&list, 4000);
-    eprintln!("{proved} of {} three-digit codes proved within 4000 values", list.len());
+    eprintln!(
+        "{proved} of {} three-digit codes proved within 4000 values",
+        list.len()
+    );
 }
 
 /// Rows of tests/data/periods_published.tsv: (game, n0, period, source).
@@ -184,4 +198,3 @@ fn published_periods_large() {
     let checked = reproduce_published(3001, 1_000_000);
     eprintln!("{checked} large published periods reproduced");
 }
-

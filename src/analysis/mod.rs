@@ -4,6 +4,7 @@
 //! nothing prints. The report module turns these into text, JSON, b-files and plots.
 
 mod period;
+mod profile;
 mod stats;
 
 use std::collections::BTreeMap;
@@ -14,6 +15,7 @@ pub use period::{
     extend_checking, extended_stats, observe, periodic_value, theorem_bound, theorem_t,
     PeriodChecker, PeriodReport, MAX_SEARCHED_PERIOD, MIN_PERIODS_SEEN,
 };
+pub use profile::Profile;
 pub use stats::{is_rare, rare_mask, Histogram, Stats};
 
 use crate::engine::{Cell, Values};

@@ -5,6 +5,7 @@
 
 mod compute;
 mod period;
+mod report;
 mod values;
 
 use std::io;
@@ -14,6 +15,7 @@ use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
 pub use period::{period, PeriodArgs};
+pub use report::{report, ReportArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::EngineKind;

@@ -5,14 +5,20 @@
 //! a broken pipe surfaces as an `io::Error` of kind `BrokenPipe`, which the binary treats as a
 //! normal end.
 
+mod markdown;
+mod oeis;
 mod period;
+mod plot;
 
 use std::io::{self, Write};
 
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};
 
+pub use markdown::{write_markdown, FolderFiles, FIRST_VALUES, RARE_LISTED};
+pub use oeis::{bfile_name, oeis_entry, OeisEntry};
 pub use period::{not_covered_reason, theorem_inequality, write_period_text};
+pub use plot::{thousands, write_svg, PlotInput, LINEAR_MAX};
 
 /// The program and version, for headers.
 pub const PROGRAM: &str = concat!("nimseq ", env!("CARGO_PKG_VERSION"));
