@@ -1,8 +1,14 @@
 //! `nimseq values`: G(0) .. G(N-1) as b-file lines.
+//!
+//! For a game the octal periodicity theorem covers, computing stops once a period is proved and
+//! the remaining values are printed from the period.
+
+use std::ops::ControlFlow;
 
 use clap::Args;
 
-use nimseq::engine;
+use nimseq::analysis::{extend_checking, periodic_value, PeriodChecker};
+use nimseq::engine::{AnyEngine, Values};
 use nimseq::report;
 
 use super::SequenceArgs;
@@ -20,12 +26,29 @@ pub struct ValuesArgs {
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
 pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     let (rule, count) = args.seq.resolve()?;
-    let values = engine::compute(&rule, count, args.seq.engine)?;
+    let mut values = Values::default();
+    let mut checker = PeriodChecker::new(&rule);
+    extend_checking(
+        &mut AnyEngine::new(&rule, args.seq.engine),
+        &mut values,
+        count,
+        &mut checker,
+        &mut |_| ControlFlow::Continue(()),
+    )?;
     let header = if args.no_header {
         Vec::new()
     } else {
         report::bfile_header(&rule, 0, count as u64)
     };
-    report::write_bfile(std::io::stdout().lock(), &header, 0, values.iter())?;
+    let out = std::io::stdout().lock();
+    match checker.proved() {
+        Some(p) => report::write_bfile(
+            out,
+            &header,
+            0,
+            (0..count as u64).map(|n| periodic_value(&values, p, n)),
+        )?,
+        None => report::write_bfile(out, &header, 0, values.iter())?,
+    }
     Ok(())
 }
