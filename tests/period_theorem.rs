@@ -173,6 +173,12 @@ fn reproduce_published(min: u64, limit: u64) -> usize {
         // "periodic for n >= 1" without looking at G(0) = 0; when G(p) = 0 too, heap 0 is no
         // exception and the smallest preperiod is 0.
         let convention = n0 == 1 && our_n0 == 0;
+        // 0.56: OEIS A071436 says last exception 326637 (n0 = 326638), tczajka/octal-games says
+        // 326640; the data file marks the row CONFLICT. The computed proof gives 326640.
+        if source.contains("A071436") && our_n0 == 326_640 {
+            checked += 1;
+            continue;
+        }
         assert!(
             our_n0 == n0 || convention,
             "{game}: preperiod {our_n0}, published {n0} ({source})"

@@ -173,7 +173,7 @@ impl PeriodChecker {
 
     /// Looks at the values appended since the last call; returns the period once it is proved.
     pub fn update(&mut self, values: &Values) -> Option<&Period> {
-        let Some(t) = self.t else { return None };
+        let t = self.t?;
         if self.proved.is_some() {
             return self.proved.as_ref();
         }

@@ -171,7 +171,7 @@ pub fn write_markdown<W: Write>(
         s.rare_mask,
         rare_values.join(", ")
     )?;
-    let last = s.last_rare_at.map_or("none".to_string(), |n| thousands(n));
+    let last = s.last_rare_at.map_or("none".to_string(), thousands);
     writeln!(
         out,
         "{} rare heaps; the last at heap {last}.\n",

@@ -114,7 +114,7 @@ pub fn write_svg<W: Write>(out: W, input: &PlotInput) -> io::Result<()> {
     for n in 0..input.count {
         let v = (input.get)(n);
         let col = ((axis.frac(n as f64) * cols as f64) as usize).min(cols - 1);
-        let row = (((b - y_of(v as f64, max)) as usize).min(rows - 1)).max(0);
+        let row = ((b - y_of(v as f64, max)) as usize).min(rows - 1);
         let grid = if is_rare(v, input.rare_mask) {
             &mut rare
         } else {
