@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use cli::{
-    ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted, PlayArgs,
-    UsageError, ValuesArgs,
+    ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted,
+    PeriodArgs, PlayArgs, ReportArgs, UsageError, ValuesArgs,
 };
 
 /// The notation, shown by `--help`.
@@ -36,7 +36,9 @@ EXAMPLES
   nimseq genus kayles -n 30              misère genus and class of Kayles heaps 0 .. 29
   nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
   nimseq graph moves.txt                 values of a game given as lines 'u v'
-  nimseq hackenbush BBBRRBBR RBRRBRR     exact values of Hackenbush strings";
+  nimseq hackenbush BBBRRBBR RBRRBRR     exact values of Hackenbush strings
+  nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)
+  nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles";
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
 #[derive(Debug, Parser)]
@@ -68,6 +70,12 @@ enum Command {
     Info(InfoArgs),
     /// Print the values of a table file (b-file, CSV or raw bytes).
     Export(ExportArgs),
+    /// Compute until a period is proved (octal periodicity theorem) or --max is reached.
+    #[command(after_help = NOTATION)]
+    Period(PeriodArgs),
+    /// Write a report folder: an OEIS-style b-file, a plot (SVG) and a summary (Markdown).
+    #[command(after_help = NOTATION)]
+    Report(ReportArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -80,6 +88,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Hackenbush(args) => cli::hackenbush(args),
         Command::Info(args) => cli::info(args),
         Command::Export(args) => cli::export(args),
+        Command::Period(args) => cli::period(args),
+        Command::Report(args) => cli::report(args),
     }
 }
 

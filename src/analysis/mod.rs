@@ -3,12 +3,19 @@
 //! Everything here reads values and returns plain data ([`Summary`], [`Stats`], [`Period`]);
 //! nothing prints. The report module turns these into text, JSON, b-files and plots.
 
+mod period;
+mod profile;
 mod stats;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use period::{
+    extend_checking, extended_stats, observe, observe_slice, periodic_value, theorem_bound,
+    theorem_t, PeriodChecker, PeriodReport, MAX_SEARCHED_PERIOD, MIN_PERIODS_SEEN,
+};
+pub use profile::Profile;
 pub use stats::{is_rare, rare_mask, Histogram, Stats};
 
 use crate::engine::{Cell, Values};
@@ -28,6 +35,11 @@ pub struct Period {
     pub shift: u32,
     /// Proved by a theorem (true) or only observed (false).
     pub proved: bool,
+    /// Full periods seen in the computed values from the preperiod on.
+    pub periods_seen: u64,
+    /// For a proved period: the number of values the octal periodicity theorem needed
+    /// (heaps `0 … bound − 1`), `2·max(preperiod, 1) + 2·period + t`.
+    pub theorem_bound: Option<u64>,
 }
 
 /// The summary of a computed sequence, as `compute --json` prints it.

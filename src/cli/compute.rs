@@ -1,4 +1,8 @@
 //! `nimseq compute`: compute a sequence and print its summary, in memory or in a table file.
+//!
+//! For a game the octal periodicity theorem covers, computing stops as soon as a period is
+//! proved: the statistics of the remaining heaps follow from the period, and the summary's
+//! `period` is filled. Otherwise the summary reports the pattern observed, if any.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -7,7 +11,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
-use nimseq::analysis::{Stats, Summary};
+use nimseq::analysis::{extended_stats, observe, observe_slice, PeriodChecker, Stats, Summary};
 use nimseq::engine::AnyEngine;
 use nimseq::report;
 use nimseq::rules::Rule;
@@ -51,8 +55,29 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
         None => {
             let (rule, count) = args.seq.resolve()?;
             let exec = args.seq.executor()?;
-            let values = compute_in_memory(&rule, count, args.seq.engine, &exec, args.quiet)?;
-            (Summary::of_values(&rule.code(), &values), rule)
+            let mut checker = PeriodChecker::new(&rule);
+            let values = compute_in_memory(
+                &rule,
+                count,
+                args.seq.engine,
+                &exec,
+                args.quiet,
+                &mut checker,
+            )?;
+            let summary = match checker.proved() {
+                // The rest of the heaps follow from the proved period.
+                Some(p) => Summary::from_stats(
+                    &rule.code(),
+                    &extended_stats(&values, p, count as u64),
+                    Some(p.clone()),
+                ),
+                None => {
+                    let mut s = Summary::of_values(&rule.code(), &values);
+                    s.period = observe(&values);
+                    s
+                }
+            };
+            (summary, rule)
         }
     };
     let (summary, rule) = summary_and_rule;
@@ -127,6 +152,24 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
         }
         Err(e) => return Err(table_error(e)),
     }
+    // One pass of the period checker over the stored values: a proved period (or, failing
+    // that, the pattern observed) is recorded in the table, so `info` shows it.
+    let period = {
+        let mut checker = PeriodChecker::new(&rule);
+        let proved = match t.values() {
+            ValueSlice::W8(v) => checker.update_slice(v).cloned(),
+            ValueSlice::W16(v) => checker.update_slice(v).cloned(),
+            ValueSlice::W32(v) => checker.update_slice(v).cloned(),
+        };
+        proved.or_else(|| match t.values() {
+            ValueSlice::W8(v) => observe_slice(v),
+            ValueSlice::W16(v) => observe_slice(v),
+            ValueSlice::W32(v) => observe_slice(v),
+        })
+    };
+    if t.summary().period != period {
+        t.set_period(period.clone()).map_err(table_error)?;
+    }
     let summary = if count >= t.len() {
         t.summary()
     } else {
@@ -136,7 +179,7 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
             ValueSlice::W16(v) => Stats::of_slice(&v[..count as usize]),
             ValueSlice::W32(v) => Stats::of_slice(&v[..count as usize]),
         };
-        Summary::from_stats(&rule.code(), &stats, None)
+        Summary::from_stats(&rule.code(), &stats, period)
     };
     Ok((summary, rule))
 }

@@ -9,8 +9,10 @@ mod genus;
 mod graph;
 mod hackenbush;
 mod info;
+mod period;
 mod play;
 mod progress;
+mod report;
 mod values;
 
 use std::io;
@@ -24,8 +26,10 @@ pub use genus::{genus, GenusArgs};
 pub use graph::{graph, GraphArgs};
 pub use hackenbush::{hackenbush, HackenbushArgs};
 pub use info::{info, InfoArgs};
+pub use period::{period, PeriodArgs};
 pub use play::{play, PlayArgs};
 pub use progress::Interrupted;
+pub use report::{report, ReportArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::{EngineKind, Executor};

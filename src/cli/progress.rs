@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::analysis::Histogram;
-use nimseq::engine::{self, AnyEngine, EngineError, EngineKind, Executor, Values};
+use nimseq::analysis::{extend_checking, PeriodChecker};
+use nimseq::engine::{AnyEngine, EngineError, EngineKind, Executor, Values};
 use nimseq::rules::Rule;
 
 /// A progress bar for `total` heaps (or nothing, when hidden).
@@ -80,14 +81,16 @@ pub fn compute_in_memory(
     kind: EngineKind,
     exec: &Executor,
     quiet: bool,
+    checker: &mut PeriodChecker,
 ) -> Result<Values, EngineError> {
     let mut bar = Bar::new(count as u64, quiet);
     let mut values = Values::default();
     let mut histogram = Histogram::default();
-    let r = engine::extend(
+    let r = extend_checking(
         &mut AnyEngine::with_executor(rule, kind, exec.clone()),
         &mut values,
         count,
+        checker,
         &mut |v| {
             if bar.bar.is_some() {
                 if (histogram.len as usize) > v.len() {

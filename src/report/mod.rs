@@ -10,7 +10,11 @@ mod genus;
 pub use genus::{genus_notation, write_genus_json, write_genus_text};
 mod graph;
 mod hackenbush;
+mod markdown;
+mod oeis;
+mod period;
 mod play;
+mod plot;
 mod table;
 
 use std::io::{self, Write};
@@ -22,6 +26,10 @@ pub use play::{write_misere_json, write_misere_text, write_play_json, write_play
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};
 
+pub use markdown::{write_markdown, FolderFiles, FIRST_VALUES, RARE_LISTED};
+pub use oeis::{bfile_name, oeis_entry, OeisEntry};
+pub use period::{not_covered_reason, theorem_inequality, write_period_text};
+pub use plot::{thousands, write_svg, PlotInput, LINEAR_MAX};
 pub use table::{write_csv, write_table_text};
 
 /// The program and version, for headers.

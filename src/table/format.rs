@@ -216,12 +216,21 @@ impl Meta {
                 let shift = r.u32()?;
                 let proved = r.bytes(1)?[0] != 0;
                 let last = r.u64()?;
+                // Not stored: how many periods the values show, and the theorem's bound
+                // (both follow from the count and the game).
+                let theorem_bound = crate::rules::Rule::parse(&game)
+                    .ok()
+                    .and_then(|rule| crate::analysis::theorem_t(&rule))
+                    .filter(|_| proved)
+                    .map(|t| crate::analysis::theorem_bound(preperiod, period, t));
                 Some(Period {
                     preperiod,
                     period,
                     last_exception: (last != u64::MAX).then_some(last),
                     shift,
                     proved,
+                    periods_seen: count.saturating_sub(preperiod) / period.max(1),
+                    theorem_bound,
                 })
             }
         };
@@ -343,6 +352,9 @@ mod tests {
                 last_exception: Some(71),
                 shift: 0,
                 proved: true,
+                // Derived on decoding from the count and the game.
+                periods_seen: 0,
+                theorem_bound: Some(2 * 72 + 2 * 12 + 2),
             }),
         };
         let b = meta.encode();

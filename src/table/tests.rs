@@ -177,6 +177,8 @@ fn period_is_recorded() {
         last_exception: Some(71),
         shift: 0,
         proved: true,
+        periods_seen: (100 - 72) / 12,
+        theorem_bound: Some(2 * 72 + 2 * 12 + 2),
     };
     t.set_period(Some(p.clone())).unwrap();
     drop(t);

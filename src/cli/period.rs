@@ -1,0 +1,77 @@
+//! `nimseq period`: compute until a period is proved (or the limit is reached) and report it.
+
+use std::ops::ControlFlow;
+
+use clap::Args;
+
+use nimseq::analysis::{extend_checking, observe, theorem_t, PeriodChecker, PeriodReport};
+use nimseq::engine::{AnyEngine, EngineKind, Values};
+use nimseq::numbers::parse_count;
+use nimseq::report;
+use nimseq::rules::Rule;
+
+use super::{checked_count, usage};
+
+/// The default limit of `period --max`.
+pub const DEFAULT_MAX: u64 = 1 << 24;
+
+/// Arguments of `period`.
+#[derive(Debug, Args)]
+pub struct PeriodArgs {
+    /// The game: a code (0.77, 0.16, 4!.0, 0.3F) or a name (kayles).
+    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    game: String,
+    /// Compute at most N values (heaps 0 .. N-1) [default: 2^24].
+    #[arg(long, value_name = "N", value_parser = count_arg)]
+    max: Option<u64>,
+    /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
+    #[arg(long, default_value = "auto", value_name = "ENGINE")]
+    engine: EngineKind,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn count_arg(s: &str) -> Result<u64, String> {
+    parse_count(s).map_err(|e| e.to_string())
+}
+
+/// Computes until the period is proved or `--max` values are reached, then reports.
+pub fn period(args: PeriodArgs) -> anyhow::Result<()> {
+    let rule = Rule::parse(&args.game).map_err(usage)?;
+    let max = checked_count(args.max.unwrap_or(DEFAULT_MAX))?;
+    let (values, report) = find_period(&rule, max, args.engine)?;
+    let out = std::io::stdout().lock();
+    if args.json {
+        report::write_json(out, &report)?;
+    } else {
+        report::write_period_text(out, &rule, &report, values.len() as u64)?;
+    }
+    Ok(())
+}
+
+/// The values computed and the period report: proved when the theorem covers the rule and the
+/// values allow it within `max`, else the pattern observed in all `max` values.
+pub fn find_period(
+    rule: &Rule,
+    max: usize,
+    kind: EngineKind,
+) -> anyhow::Result<(Values, PeriodReport)> {
+    let mut values = Values::default();
+    let mut checker = PeriodChecker::new(rule);
+    let mut engine = AnyEngine::new(rule, kind);
+    extend_checking(&mut engine, &mut values, max, &mut checker, &mut |_| {
+        ControlFlow::Continue(())
+    })?;
+    let period = match checker.proved() {
+        Some(p) => Some(p.clone()),
+        None => observe(&values),
+    };
+    let report = PeriodReport::new(
+        &rule.code(),
+        values.len() as u64,
+        theorem_t(rule),
+        period.as_ref(),
+    );
+    Ok((values, report))
+}

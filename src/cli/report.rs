@@ -1,0 +1,159 @@
+//! `nimseq report`: a folder a researcher can use as is — b-file, plot, Markdown summary.
+
+use std::fs;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+
+use nimseq::analysis::{
+    extend_checking, extended_stats, observe, periodic_value, theorem_t, PeriodChecker, Profile,
+    Summary,
+};
+use nimseq::engine::{AnyEngine, Values};
+use nimseq::numbers::parse_count;
+use nimseq::report::{self, FolderFiles, PlotInput};
+
+use super::SequenceArgs;
+
+/// Arguments of `report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    seq: SequenceArgs,
+    /// The folder to write (created if missing; files of an earlier report are replaced).
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    out: PathBuf,
+    /// Terms in the b-file (OEIS b-files usually hold 1,000 to 10,000); 'all' for every heap.
+    #[arg(long, value_name = "K", default_value = "10000")]
+    bfile_terms: String,
+}
+
+/// Computes heaps 0 .. N-1 (stopping early at a proved period) and writes the folder.
+pub fn report(args: ReportArgs) -> anyhow::Result<()> {
+    let (rule, count) = args.seq.resolve()?;
+    let bfile_terms = match args.bfile_terms.as_str() {
+        "all" => u64::MAX,
+        s => parse_count(s).map_err(|e| super::usage(format!("--bfile-terms: {e}")))?,
+    };
+    let mut values = Values::default();
+    let mut checker = PeriodChecker::new(&rule);
+    extend_checking(
+        &mut AnyEngine::new(&rule, args.seq.engine),
+        &mut values,
+        count,
+        &mut checker,
+        &mut |_| ControlFlow::Continue(()),
+    )?;
+    let count = count as u64;
+    let computed = values.len() as u64;
+    let proved = checker.proved().cloned();
+    let summary = match &proved {
+        Some(p) => Summary::from_stats(
+            &rule.code(),
+            &extended_stats(&values, p, count),
+            Some(p.clone()),
+        ),
+        None => {
+            let mut s = Summary::of_values(&rule.code(), &values);
+            s.period = observe(&values);
+            s
+        }
+    };
+    let get = |n: u64| match &proved {
+        Some(p) => periodic_value(&values, p, n),
+        None => values.get(n as usize),
+    };
+    let mask = u32::from_str_radix(&summary.rare_mask, 16).unwrap_or(0);
+    let profile = Profile::of(count, get, mask, report::RARE_LISTED);
+
+    let dir = &args.out;
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+
+    let entry = report::oeis_entry(&rule);
+    let first = entry.map_or(0, |e| e.offset).min(count - 1);
+    let last = (count - 1).min(first.saturating_add(bfile_terms.max(1) - 1));
+    let bfile = report::bfile_name(&rule);
+    let mut header = Vec::new();
+    if let Some(e) = entry {
+        header.push(format!(
+            "# {}: Sprague-Grundy values of {}",
+            e.a_number,
+            report::game_title(&rule)
+        ));
+    }
+    header.extend(report::bfile_header(&rule, first, last - first + 1));
+    header.push(format!("# offset {first}: the first line is heap {first}"));
+    write_file(dir, &bfile, |w| {
+        report::write_bfile(w, &header, first, (first..=last).map(get))
+    })?;
+
+    let title = report::game_title(&rule);
+    let plot = "plot.svg";
+    write_file(dir, plot, |w| {
+        report::write_svg(
+            w,
+            &PlotInput {
+                title: &title,
+                count,
+                get: &get,
+                max_value: summary.max_value,
+                max_value_first_at: summary.max_value_first_at,
+                rare_mask: mask,
+                rare_count: summary.rare_count,
+                period: summary.period.as_ref(),
+            },
+        )
+    })?;
+
+    let first_values: Vec<u32> = (0..count.min(report::FIRST_VALUES as u64))
+        .map(get)
+        .collect();
+    let files = FolderFiles {
+        bfile: &bfile,
+        bfile_first: first,
+        bfile_last: last,
+        a_number: entry.map(|e| e.a_number),
+        plot,
+    };
+    write_file(dir, "summary.md", |w| {
+        report::write_markdown(
+            w,
+            &rule,
+            &summary,
+            &profile,
+            &first_values,
+            &files,
+            computed,
+            theorem_t(&rule),
+        )
+    })?;
+    let mut out = std::io::stdout().lock();
+    for name in [bfile.as_str(), plot, "summary.md"] {
+        writeln!(out, "{}", dir.join(name).display())?;
+    }
+    Ok(())
+}
+
+/// Writes `name` in `dir` through a temporary file renamed into place, so that a failure never
+/// leaves a truncated file under the final name.
+fn write_file(
+    dir: &Path,
+    name: &str,
+    write: impl FnOnce(&mut fs::File) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        write(&mut f)?;
+        f.sync_all()?;
+        fs::rename(&tmp, &path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("cannot write {}", path.display()))
+}

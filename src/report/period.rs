@@ -1,0 +1,130 @@
+//! The text of `nimseq period`: the result, and the inequality of the theorem that proves it.
+
+use std::io::{self, Write};
+
+use crate::analysis::PeriodReport;
+use crate::rules::Rule;
+
+use super::game_title;
+
+/// Why the octal periodicity theorem does not cover `rule` (`None` when it does).
+pub fn not_covered_reason(rule: &Rule) -> Option<&'static str> {
+    if !rule.is_finite() {
+        Some("the code has a repeating tail (infinitely many non-zero digits)")
+    } else if rule.is_hexadecimal() {
+        Some("the code has a hexadecimal digit (splits into three heaps)")
+    } else if rule.has_unequal() {
+        Some("the code has a '!' digit (heaps left must be unequal)")
+    } else {
+        None
+    }
+}
+
+/// The theorem's condition for a proved period, e.g.
+/// `G(n + 12) = G(n) for all 71 <= n < 2*71 + 12 + 2 = 156`.
+pub fn theorem_inequality(n0: u64, p: u64, t: u64) -> String {
+    let m = n0.max(1);
+    let end = 2 * m + p + t;
+    let from0 = if n0 == 0 {
+        format!(" (and G({p}) = G(0): heap 0 is checked directly)")
+    } else {
+        String::new()
+    };
+    format!("G(n + {p}) = G(n) for all {m} <= n < 2*{m} + {p} + {t} = {end}{from0}")
+}
+
+/// Writes the human-readable result of `period`; `count` values were computed.
+pub fn write_period_text<W: Write>(
+    mut out: W,
+    rule: &Rule,
+    r: &PeriodReport,
+    count: u64,
+) -> io::Result<()> {
+    writeln!(out, "game          {}", game_title(rule))?;
+    writeln!(out, "rules         {}", rule.describe())?;
+    writeln!(
+        out,
+        "values        {count} computed (heaps 0 .. {})",
+        count.saturating_sub(1)
+    )?;
+    let exception = |e: Option<u64>| match e {
+        Some(e) => format!("last exception at heap {e}"),
+        None => "no exceptions".to_string(),
+    };
+    match (r.proved, r.period, r.preperiod) {
+        (true, Some(p), Some(n0)) => {
+            let t = r.theorem_t.unwrap_or(0);
+            writeln!(
+                out,
+                "period        {p} from heap {n0}, proved ({})",
+                exception(r.last_exception)
+            )?;
+            writeln!(
+                out,
+                "theorem       octal periodicity theorem (Guy & Smith 1956), last non-zero digit t = {t}:"
+            )?;
+            writeln!(out, "              {}", theorem_inequality(n0, p, t))?;
+            writeln!(
+                out,
+                "              was checked on the values of heaps 0 .. {}; so G(n + {p}) = G(n) for every n >= {n0}",
+                r.theorem_bound.unwrap_or(count).saturating_sub(1)
+            )?;
+            writeln!(
+                out,
+                "              (smallest period, and the smallest preperiod for it)"
+            )?;
+        }
+        (_, Some(p), Some(n0)) => {
+            let kind = match r.shift {
+                Some(s) if s > 0 => format!("G(n + {p}) = G(n) + {s} (arithmetic periodicity)"),
+                _ => format!("G(n + {p}) = G(n)"),
+            };
+            writeln!(
+                out,
+                "period        not proved; observed {kind} from heap {n0} ({}, {} periods seen)",
+                exception(r.last_exception),
+                r.periods_seen.unwrap_or(0)
+            )?;
+        }
+        _ => writeln!(
+            out,
+            "period        none: no pattern repeats at least 3 times in the values computed"
+        )?,
+    }
+    if !r.proved {
+        match not_covered_reason(rule) {
+            Some(why) => writeln!(
+                out,
+                "theorem       the octal periodicity theorem does not apply: {why}"
+            )?,
+            None => writeln!(
+                out,
+                "theorem       no period proved within {count} values; try a larger --max"
+            )?,
+        }
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inequality() {
+        assert_eq!(
+            theorem_inequality(71, 12, 2),
+            "G(n + 12) = G(n) for all 71 <= n < 2*71 + 12 + 2 = 156"
+        );
+        assert!(theorem_inequality(0, 2, 1)
+            .starts_with("G(n + 2) = G(n) for all 1 <= n < 2*1 + 2 + 1 = 5"));
+    }
+
+    #[test]
+    fn reasons() {
+        assert!(not_covered_reason(&Rule::parse("0.77").unwrap()).is_none());
+        assert!(not_covered_reason(&Rule::parse("4!.0").unwrap()).is_some());
+        assert!(not_covered_reason(&Rule::parse("0.[3]").unwrap()).is_some());
+        assert!(not_covered_reason(&Rule::parse("0.3F").unwrap()).is_some());
+    }
+}

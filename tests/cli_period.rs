@@ -1,0 +1,219 @@
+//! The `period`, `compute` and `report` commands, run as the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn nimseq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = nimseq(args);
+    assert!(
+        out.status.success(),
+        "nimseq {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+#[test]
+fn period_of_kayles_is_proved() {
+    // Kayles: period 12 from heap 71 (Guy & Smith 1956; OEIS A002186).
+    let v = json(&["period", "kayles", "--json"]);
+    assert_eq!(v["game"], "0.77");
+    assert_eq!(v["proved"], true);
+    assert_eq!(v["preperiod"], 71);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["last_exception"], 70);
+    assert!(v["count"].as_u64().unwrap() >= 2 * 71 + 2 * 12 + 2);
+    let text = stdout(&["period", "0.77"]);
+    assert!(text.contains("G(n + 12) = G(n) for all 71 <= n < 2*71 + 12 + 2 = 156"));
+}
+
+#[test]
+fn period_of_dawsons_games() {
+    // Dawson's chess 0.137: period 34, last exception 51 (OEIS A002187); 0.07 one heap later.
+    let v = json(&["period", "dawsons-chess", "--json"]);
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(52), Some(34))
+    );
+    let v = json(&["period", "0.07", "--json"]);
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(53), Some(34))
+    );
+}
+
+#[test]
+fn period_from_heap_zero_has_no_last_exception() {
+    // 0.3: G = 0, 1, 0, 1, ...
+    let v = json(&["period", "0.3", "--json"]);
+    assert_eq!(v["preperiod"], 0);
+    assert_eq!(v["period"], 2);
+    assert!(v["last_exception"].is_null());
+}
+
+#[test]
+fn uncovered_games_are_never_proved() {
+    let v = json(&["period", "0.3F", "--max", "600", "--json"]);
+    assert_eq!(v["proved"], false);
+    assert_eq!(v["count"], 600);
+    // Arithmetic periodicity G(n + 6) = G(n) + 3 (ALGORITHMS §5; Howse & Nowakowski 2004).
+    assert_eq!(
+        (v["period"].as_u64(), v["shift"].as_u64()),
+        (Some(6), Some(3))
+    );
+    let v = json(&["period", "grundy", "--max", "300", "--json"]);
+    assert_eq!(v["proved"], false);
+    assert!(v["period"].is_null());
+    let text = stdout(&["period", "grundy", "--max", "300"]);
+    assert!(text.contains("does not apply"), "{text}");
+}
+
+#[test]
+fn unproved_octal_game_reports_limit() {
+    // Officers is not known to be periodic.
+    let v = json(&["period", "officers", "--max", "2000", "--json"]);
+    assert_eq!(v["proved"], false);
+    assert_eq!(v["count"], 2000);
+}
+
+#[test]
+fn period_rejects_bad_input() {
+    let out = nimseq(&["period", "0.9x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = nimseq(&["period", "0.77", "--max", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn compute_stops_at_the_period_and_extends_the_statistics() {
+    let fast = json(&["compute", "kayles", "-n", "1e6", "--json"]);
+    assert_eq!(fast["count"], 1_000_000);
+    assert_eq!(fast["period"]["period"], 12);
+    assert_eq!(fast["period"]["proved"], true);
+    // Statistics extended from the period agree with counting every value (a count that is not
+    // a multiple of 12, so the partial last period matters).
+    let v = json(&["compute", "kayles", "-n", "5003", "--json"]);
+    let direct: Vec<u32> = stdout(&["values", "kayles", "-n", "5003", "--no-header"])
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    for (value, count) in v["frequencies"].as_object().unwrap() {
+        let value: u32 = value.parse().unwrap();
+        let n = direct.iter().filter(|&&g| g == value).count() as u64;
+        assert_eq!(count.as_u64(), Some(n), "value {value}");
+    }
+}
+
+#[test]
+fn report_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("kayles");
+    let printed = stdout(&[
+        "report",
+        "kayles",
+        "-n",
+        "20000",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(printed.lines().count(), 3);
+    let bfile = std::fs::read_to_string(out.join("bA002186.txt")).unwrap();
+    check_bfile(&bfile, 0, 9999);
+    // OEIS A002186 starts 0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6.
+    let first: Vec<&str> = bfile
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(12)
+        .collect();
+    assert_eq!(first[11], "11 6");
+    let svg = std::fs::read_to_string(out.join("plot.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("logarithmic") && svg.contains("period 12"));
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    for needle in [
+        "# Sprague–Grundy values of 0.77 (kayles)",
+        "**Proved**",
+        "preperiod **71**",
+        "## Value frequencies",
+        "## Rare values",
+        "## First values",
+        "A002186",
+    ] {
+        assert!(md.contains(needle), "summary lacks {needle:?}");
+    }
+}
+
+#[test]
+fn report_for_a_sequence_with_offset_one_and_without_a_number() {
+    let dir = tempfile::tempdir().unwrap();
+    // 0.16 is A071430, offset 1 in the OEIS: the b-file starts at heap 1.
+    stdout(&[
+        "report",
+        "0.16",
+        "-n",
+        "300",
+        "-o",
+        dir.path().to_str().unwrap(),
+        "--bfile-terms",
+        "all",
+    ]);
+    let bfile = std::fs::read_to_string(dir.path().join("bA071430.txt")).unwrap();
+    check_bfile(&bfile, 1, 299);
+    // A071430 starts 1, 0, 0, 1, 2, 2, 1, 4 at heap 1.
+    assert!(bfile.contains("\n1 1\n2 0\n3 0\n4 1\n5 2\n"));
+    stdout(&[
+        "report",
+        "0.3F",
+        "-n",
+        "200",
+        "-o",
+        dir.path().to_str().unwrap(),
+    ]);
+    let bfile = std::fs::read_to_string(dir.path().join("b_0.3F.txt")).unwrap();
+    check_bfile(&bfile, 0, 199);
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    assert!(md.contains("Observed, not proved") && md.contains("arithmetic"));
+    assert!(!Path::new(&dir.path().join(".summary.md.tmp")).exists());
+}
+
+/// An OEIS b-file: `#` lines first, then `n a(n)` for consecutive n, LF, final newline.
+fn check_bfile(text: &str, first: u64, last: u64) {
+    assert!(text.ends_with('\n') && !text.contains('\r'));
+    let lines: Vec<&str> = text.lines().skip_while(|l| l.starts_with('#')).collect();
+    assert!(lines.iter().all(|l| !l.starts_with('#')));
+    assert_eq!(lines.len() as u64, last - first + 1);
+    for (n, line) in (first..).zip(&lines) {
+        let (a, b) = line.split_once(' ').unwrap();
+        assert_eq!(a.parse::<u64>().unwrap(), n);
+        b.parse::<u32>().unwrap();
+    }
+}
+
+#[test]
+fn values_from_the_period_equal_exact_values() {
+    // `values` stops computing at the proved period (heap ~175) and prints the rest from it;
+    // the library's exact engine computes all 3000.
+    let printed = stdout(&["values", "0.137", "-n", "3000", "--no-header"]);
+    let exact = nimseq::engine::compute(
+        &nimseq::rules::Rule::parse("0.137").unwrap(),
+        3000,
+        nimseq::engine::EngineKind::Exact,
+    )
+    .unwrap();
+    let expected: String = exact
+        .iter()
+        .enumerate()
+        .map(|(n, g)| format!("{n} {g}\n"))
+        .collect();
+    assert_eq!(printed, expected);
+}
