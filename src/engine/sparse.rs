@@ -318,36 +318,106 @@ fn scan_marking<T: Cell>(
     a
 }
 
-/// Scans the pairs `(a, r − a)`, `a` in `lo..hi`, with both parts in `vals`, until `missing`
-/// values are marked; `row` is 1 for every value not looked for. True when none is missing.
+/// When at most this many values are missing, the scan compares whole chunks of pairs with the
+/// list of missing values instead of looking every pair up in the mark row.
+const FEW: usize = 8;
+
+/// Pairs per chunk of the list-compare scan.
+const CHUNK: usize = 32;
+
+/// The values below `c` not marked in `row` that a pair of cells can have (values above
+/// [`Cell::MAX`] stay missing: no XOR of two cells gives them).
+fn fill_missing<T: Cell>(list: &mut Vec<T>, row: &[u8], c: u32) {
+    let end = (c as usize).min(T::MAX as usize + 1);
+    list.clear();
+    list.extend(
+        row[..end]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &z)| z == 0)
+            .map(|(v, _)| T::from_u32(v as u32)),
+    );
+}
+
+/// Whether some pair `left[a + i] ⊕ right[rr − a − i]`, `i < CHUNK`, is in `list`. Written over
+/// fixed-size arrays so that it compiles to vector loads, one reversal, XORs and compares.
+#[inline(always)]
+fn chunk_hits<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize, list: &[T]) -> bool {
+    let l: &[T; CHUNK] = left[a..a + CHUNK].try_into().expect("chunk length");
+    let g: &[T; CHUNK] = right[rr + 1 - a - CHUNK..rr + 1 - a]
+        .try_into()
+        .expect("chunk length");
+    let mut x = [T::default(); CHUNK];
+    for i in 0..CHUNK {
+        x[i] = l[i] ^ g[CHUNK - 1 - i];
+    }
+    let mut hit = false;
+    for &m in list {
+        hit |= x.iter().fold(false, |h, &v| h | (v == m));
+    }
+    hit
+}
+
+/// Scans the pairs `left[a] ⊕ right[rr − a]`, `a` in `lo..hi`, ascending, marking values in
+/// `row` (1 for every value not looked for; all values from `c` up are 1) until `missing` values
+/// are marked. While few are missing, `list` holds exactly them and whole chunks are compared with
+/// it. True when none is missing.
+#[allow(clippy::too_many_arguments)]
 #[inline]
-fn scan_fast<T: Cell>(
+fn scan_pairs<T: Cell>(
     row: &mut [u8],
-    vals: &[T],
-    r: usize,
+    left: &[T],
+    right: &[T],
+    rr: usize,
     lo: usize,
     hi: usize,
+    c: u32,
     missing: &mut usize,
+    list: &mut Vec<T>,
 ) -> bool {
     const STEP: usize = 16;
-    let wm = row.len() - 1;
+    debug_assert!(hi <= left.len() && rr + 1 >= hi && rr + 1 - lo <= right.len());
     let mut a = lo;
     while a < hi {
-        let stop = (a + STEP).min(hi);
-        let mut all = 1u8;
-        for x in a..stop {
-            all &= row[(vals[x].get() ^ vals[r - x].get()) as usize & wm];
-        }
-        if all == 0 {
+        if *missing > FEW {
+            let stop = (a + STEP).min(hi);
+            let mut all = 1u8;
             for x in a..stop {
-                let v = (vals[x].get() ^ vals[r - x].get()) as usize & wm;
-                if row[v] == 0 {
-                    row[v] = 1;
-                    *missing -= 1;
-                    if *missing == 0 {
-                        return true;
+                all &= row[(left[x] ^ right[rr - x]).get() as usize];
+            }
+            if all == 0 {
+                for x in a..stop {
+                    let v = (left[x] ^ right[rr - x]).get() as usize;
+                    if row[v] == 0 {
+                        row[v] = 1;
+                        *missing -= 1;
                     }
                 }
+                if *missing == 0 {
+                    return true;
+                }
+                if *missing <= FEW {
+                    fill_missing(list, row, c);
+                }
+            }
+            a = stop;
+            continue;
+        }
+        debug_assert!(list.len() <= *missing);
+        if a + CHUNK <= hi && !chunk_hits(left, right, rr, a, list) {
+            a += CHUNK;
+            continue;
+        }
+        let stop = (a + CHUNK).min(hi);
+        for x in a..stop {
+            let v = (left[x] ^ right[rr - x]).get() as usize;
+            if row[v] == 0 {
+                row[v] = 1;
+                *missing -= 1;
+                if *missing == 0 {
+                    return true;
+                }
+                list.retain(|&m| m.get() as usize != v);
             }
         }
         a = stop;
@@ -666,7 +736,12 @@ impl<T: Cell> Finisher<'_, '_, T> {
         }
         // From here on only the missing values matter: hide everything from c up.
         row[c as usize..].fill(1);
+        let mut list = Vec::new();
+        if missing <= FEW {
+            fill_missing(&mut list, row, c);
+        }
         let b = view.before.len();
+        let (before, recent) = (view.before, view.recent);
         'scan: for (i, s) in m.leave_two.iter().enumerate() {
             if s.take + 2 > n {
                 break;
@@ -674,16 +749,41 @@ impl<T: Cell> Finisher<'_, '_, T> {
             let r = n - s.take;
             let last = last_pair(r, s.unequal);
             let (a0, a1) = (far_first(r, lim), stop_of(stops, i));
-            // Pairs with both parts before the block: a in fast_lo..fast_hi.
-            let fast_lo = (r + 1).saturating_sub(b).max(1);
-            let fast_hi = (last + 1).min(b).max(fast_lo);
             for (lo, hi) in [(1, a0.min(last + 1)), (a1.max(a0), last + 1)] {
                 if lo >= hi {
                     continue;
                 }
-                let (flo, fhi) = (lo.max(fast_lo).min(hi), hi.min(fast_hi).max(lo));
-                let (flo, fhi) = if flo < fhi { (flo, fhi) } else { (hi, hi) };
-                for a in (lo..flo).chain(fhi..hi) {
+                // a < b with r − a in the current block: a ≤ r − b.
+                let mid = if r >= b {
+                    (r - b + 1).clamp(lo, hi)
+                } else {
+                    lo
+                };
+                let p1 = mid.min(b);
+                if lo < p1
+                    && scan_pairs(
+                        row,
+                        before,
+                        recent,
+                        r - b,
+                        lo,
+                        p1,
+                        c,
+                        &mut missing,
+                        &mut list,
+                    )
+                {
+                    break 'scan;
+                }
+                // Both parts before the block.
+                let p2 = hi.min(b).max(mid);
+                if mid < p2
+                    && scan_pairs(row, before, before, r, mid, p2, c, &mut missing, &mut list)
+                {
+                    break 'scan;
+                }
+                // Both parts in the block (only while the block is long against the prefix).
+                for a in hi.min(b).max(lo)..hi {
                     let v = (get(a) ^ get(r - a)) as usize;
                     if row[v] == 0 {
                         row[v] = 1;
@@ -691,10 +791,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
                         if missing == 0 {
                             break 'scan;
                         }
+                        if missing <= FEW {
+                            fill_missing(&mut list, row, c);
+                        }
                     }
-                }
-                if flo < fhi && scan_fast(row, view.before, r, flo, fhi, &mut missing) {
-                    break 'scan;
                 }
             }
         }
