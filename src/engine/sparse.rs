@@ -287,37 +287,6 @@ fn far_first(r: usize, lim: usize) -> usize {
     (r + 1).saturating_sub(lim).max(1)
 }
 
-/// Marks every pair `(a, r − a)`, `a` from `lo` on (below `hi`), counting down `missing` for
-/// each first mark of a value below `below`, until none is missing. Returns where it stopped.
-#[inline]
-fn scan_marking<T: Cell>(
-    marks: &mut [u8],
-    vals: &[T],
-    r: usize,
-    lo: usize,
-    hi: usize,
-    below: u32,
-    missing: &mut usize,
-) -> usize {
-    const STEP: usize = 16;
-    let wm = marks.len() - 1;
-    let mut a = lo;
-    while a < hi {
-        let stop = (a + STEP).min(hi);
-        for x in a..stop {
-            let v = vals[x].get() ^ vals[r - x].get();
-            let slot = &mut marks[v as usize & wm];
-            *missing -= usize::from((*slot == 0) & (v < below));
-            *slot = 1;
-        }
-        a = stop;
-        if *missing == 0 {
-            break;
-        }
-    }
-    a
-}
-
 /// When at most this many values are missing, the scan compares whole chunks of pairs with the
 /// list of missing values instead of looking every pair up in the mark row.
 const FEW: usize = 8;
@@ -358,10 +327,11 @@ fn chunk_hits<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize, list: &[T])
     hit
 }
 
-/// Scans the pairs `left[a] ⊕ right[rr − a]`, `a` in `lo..hi`, ascending, marking values in
-/// `row` (1 for every value not looked for; all values from `c` up are 1) until `missing` values
-/// are marked. While few are missing, `list` holds exactly them and whole chunks are compared with
-/// it. True when none is missing.
+/// Scans the pairs `left[a] ⊕ right[rr − a]`, `a` in `lo..hi`, ascending, marking their values
+/// in `row` and counting down `missing` for each first mark of a value below `c`, until none is
+/// missing; returns where it stopped. While at most [`FEW`] are missing, `list` holds them and a
+/// chunk of pairs is compared with it, and marked only when it holds one of them: then `partial`
+/// is set, as values from `c` up met in skipped chunks are left unmarked.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn scan_pairs<T: Cell>(
@@ -374,7 +344,8 @@ fn scan_pairs<T: Cell>(
     c: u32,
     missing: &mut usize,
     list: &mut Vec<T>,
-) -> bool {
+    partial: &mut bool,
+) -> usize {
     const STEP: usize = 16;
     debug_assert!(hi <= left.len() && rr + 1 >= hi && rr + 1 - lo <= right.len());
     let mut a = lo;
@@ -387,14 +358,13 @@ fn scan_pairs<T: Cell>(
             }
             if all == 0 {
                 for x in a..stop {
-                    let v = (left[x] ^ right[rr - x]).get() as usize;
-                    if row[v] == 0 {
-                        row[v] = 1;
-                        *missing -= 1;
-                    }
+                    let v = (left[x] ^ right[rr - x]).get();
+                    let slot = &mut row[v as usize];
+                    *missing -= usize::from((*slot == 0) & (v < c));
+                    *slot = 1;
                 }
                 if *missing == 0 {
-                    return true;
+                    return stop;
                 }
                 if *missing <= FEW {
                     fill_missing(list, row, c);
@@ -405,24 +375,27 @@ fn scan_pairs<T: Cell>(
         }
         debug_assert!(list.len() <= *missing);
         if a + CHUNK <= hi && !chunk_hits(left, right, rr, a, list) {
+            *partial = true;
             a += CHUNK;
             continue;
         }
         let stop = (a + CHUNK).min(hi);
         for x in a..stop {
-            let v = (left[x] ^ right[rr - x]).get() as usize;
-            if row[v] == 0 {
-                row[v] = 1;
-                *missing -= 1;
-                if *missing == 0 {
-                    return true;
+            let v = (left[x] ^ right[rr - x]).get();
+            if row[v as usize] == 0 {
+                row[v as usize] = 1;
+                if v < c {
+                    *missing -= 1;
+                    if *missing == 0 {
+                        return x + 1;
+                    }
+                    list.retain(|&m| m.get() != v);
                 }
-                list.retain(|&m| m.get() as usize != v);
             }
         }
         a = stop;
     }
-    false
+    hi
 }
 
 /// Rare positions found while finishing a block.
@@ -579,6 +552,11 @@ impl Sparse {
         // value not yet marked is marked: the finishing thread then rarely has to scan.
         let c = first_unmarked(row, &self.commons);
         let mut missing = count_unmarked(row, &self.rares, c);
+        let mut list = Vec::new();
+        if missing <= FEW {
+            fill_missing(&mut list, row, c);
+        }
+        let mut partial = false;
         for (i, s) in m.leave_two.iter().enumerate() {
             let mut stop = 0;
             if s.take + 2 <= n {
@@ -587,16 +565,31 @@ impl Sparse {
                 let hi = (last_pair(r, s.unequal) + 1).min(lim);
                 stop = a0;
                 if missing > 0 && a0 < hi {
-                    stop = scan_marking(row, vals, r, a0, hi, c, &mut missing);
+                    stop = scan_pairs(
+                        row,
+                        vals,
+                        vals,
+                        r,
+                        a0,
+                        hi,
+                        c,
+                        &mut missing,
+                        &mut list,
+                        &mut partial,
+                    );
                 }
             }
-            stops[8 * i..8 * i + 8].copy_from_slice(&(stop as u64).to_le_bytes());
+            put_u64(stops, i, stop as u64);
         }
+        // The finisher must scan these pairs again if it looks for values from c up.
+        let far_c = if partial { u64::from(c) } else { u64::MAX };
+        put_u64(stops, m.leave_two.len(), far_c);
     }
 
-    /// Bytes per heap in the mark rows: the marks, then where each split's far scan stopped.
+    /// Bytes per heap in the mark rows: the marks, then where each split's far scan stopped, then
+    /// the value `c` of the far scan when it left values from `c` up unmarked (else `u64::MAX`).
     fn stride(&self) -> usize {
-        self.width + 8 * self.moves.leave_two.len()
+        self.width + 8 * (self.moves.leave_two.len() + 1)
     }
 }
 
@@ -742,13 +735,18 @@ impl<T: Cell> Finisher<'_, '_, T> {
         }
         let b = view.before.len();
         let (before, recent) = (view.before, view.recent);
+        // The far scan marked only values below its own c: rescan its pairs if c has grown.
+        let far_c = stop_of(stops, m.leave_two.len());
+        let rescan = far_c != u64::MAX as usize && far_c != c as usize;
+        let mut partial = false;
         'scan: for (i, s) in m.leave_two.iter().enumerate() {
             if s.take + 2 > n {
                 break;
             }
             let r = n - s.take;
             let last = last_pair(r, s.unequal);
-            let (a0, a1) = (far_first(r, lim), stop_of(stops, i));
+            let a0 = far_first(r, lim);
+            let a1 = if rescan { a0 } else { stop_of(stops, i) };
             for (lo, hi) in [(1, a0.min(last + 1)), (a1.max(a0), last + 1)] {
                 if lo >= hi {
                     continue;
@@ -760,8 +758,8 @@ impl<T: Cell> Finisher<'_, '_, T> {
                     lo
                 };
                 let p1 = mid.min(b);
-                if lo < p1
-                    && scan_pairs(
+                if lo < p1 {
+                    scan_pairs(
                         row,
                         before,
                         recent,
@@ -771,16 +769,30 @@ impl<T: Cell> Finisher<'_, '_, T> {
                         c,
                         &mut missing,
                         &mut list,
-                    )
-                {
-                    break 'scan;
+                        &mut partial,
+                    );
+                    if missing == 0 {
+                        break 'scan;
+                    }
                 }
                 // Both parts before the block.
                 let p2 = hi.min(b).max(mid);
-                if mid < p2
-                    && scan_pairs(row, before, before, r, mid, p2, c, &mut missing, &mut list)
-                {
-                    break 'scan;
+                if mid < p2 {
+                    scan_pairs(
+                        row,
+                        before,
+                        before,
+                        r,
+                        mid,
+                        p2,
+                        c,
+                        &mut missing,
+                        &mut list,
+                        &mut partial,
+                    );
+                    if missing == 0 {
+                        break 'scan;
+                    }
                 }
                 // Both parts in the block (only while the block is long against the prefix).
                 for a in hi.min(b).max(lo)..hi {
@@ -809,7 +821,13 @@ impl<T: Cell> Finisher<'_, '_, T> {
     }
 }
 
-/// Where the far scan of split `i` stopped (see [`Sparse::stride`]).
+/// Writes the `i`-th number after the marks (see [`Sparse::stride`]).
+#[inline]
+fn put_u64(stops: &mut [u8], i: usize, x: u64) {
+    stops[8 * i..8 * i + 8].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Reads the `i`-th number after the marks: where the far scan of split `i` stopped.
 #[inline]
 fn stop_of(stops: &[u8], i: usize) -> usize {
     let mut b = [0u8; 8];
