@@ -508,15 +508,21 @@ impl Sparse {
         let heaps_per_chunk = ((hi - lo) / (4 * self.exec.threads())).max(8);
         self.exec
             .for_each_chunk(&mut rows[..len], heaps_per_chunk * width, |ci, chunk| {
+                let n0 = lo + ci * heaps_per_chunk;
                 for (i, row) in chunk.chunks_mut(width).enumerate() {
-                    self.far_row(row, vals, lo + ci * heaps_per_chunk + i, lim);
+                    self.far_singles(row, vals, n0 + i, lim);
+                }
+                self.far_rare_pairs(chunk, vals, n0, lim);
+                for (i, row) in chunk.chunks_mut(width).enumerate() {
+                    self.far_scan(row, vals, n0 + i, lim);
                 }
             });
     }
 
+    /// Clears the row of heap `n` and marks its options that leave one heap below `lim`.
     #[inline]
-    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
-        let (row, stops) = row.split_at_mut(self.width);
+    fn far_singles<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        let row = &mut row[..self.width];
         row.fill(0);
         let m = &self.moves;
         // One heap n − k < lim left: k > n − lim.
@@ -527,27 +533,63 @@ impl Sparse {
             }
             row[vals[n - k].get() as usize] = 1;
         }
-        for s in &m.leave_two {
-            if s.take + 2 > n {
-                break;
-            }
-            let r = n - s.take;
-            // p ≤ r − 1 and q = r − p < lim.
-            let lo_p = (r + 1).saturating_sub(lim).max(1);
-            let i0 = self.rare_pos.partition_point(|&p| p < lo_p);
-            let i1 = self.rare_pos.partition_point(|&p| p < r);
-            if i0 < i1 {
-                let skip = (s.unequal && r % 2 == 0).then_some(r / 2);
-                mark_pairs(
-                    row,
-                    |q| vals[q].get(),
-                    &self.rare_pos[i0..i1],
-                    &self.rare_val[i0..i1],
-                    r,
-                    skip,
-                );
+    }
+
+    /// Step 1 for the consecutive heaps `n0..` of `rows` (one per stride): marks
+    /// `G(p) ⊕ G(r − p)` for every rare position `p < r` with `r − p < lim`. Rare position by
+    /// rare position, so that the partners `r − p` of successive heaps are successive values.
+    fn far_rare_pairs<T: Cell>(&self, rows: &mut [u8], vals: &[T], n0: usize, lim: usize) {
+        let stride = self.stride();
+        let count = rows.len() / stride;
+        debug_assert!(self.rare_pos.last().map_or(true, |&p| p < lim));
+        for s in &self.moves.leave_two {
+            let t = s.take;
+            // Heaps n0 + j, j < count, leave r = n0 + j − t; the pair needs p + 1 ≤ r ≤ p + lim − 1.
+            for (&p, &g) in self.rare_pos.iter().zip(&self.rare_val) {
+                let j0 = (p + 1 + t).saturating_sub(n0);
+                let j1 = (p + lim + t).saturating_sub(n0).min(count);
+                if j0 >= j1 {
+                    if j0 >= count {
+                        // Later rare positions start later still.
+                        break;
+                    }
+                    continue;
+                }
+                // With unequal parts, leave out r = 2p.
+                let skip = if s.unequal {
+                    (2 * p + t).checked_sub(n0)
+                } else {
+                    None
+                };
+                let mut go = |ja: usize, jb: usize| {
+                    if ja >= jb {
+                        return;
+                    }
+                    // q = r − p = n0 + j − t − p.
+                    let q0 = n0 + ja - t - p;
+                    for (k, &v) in vals[q0..q0 + (jb - ja)].iter().enumerate() {
+                        let x = (v.get() ^ g) as usize;
+                        debug_assert!(x < self.width);
+                        rows[(ja + k) * stride + x] = 1;
+                    }
+                };
+                match skip {
+                    Some(js) if js >= j0 && js < j1 => {
+                        go(j0, js);
+                        go(js + 1, j1);
+                    }
+                    _ => go(j0, j1),
+                }
             }
         }
+    }
+
+    /// Steps 2–3 of heap `n` over pairs with both parts below `lim`, after [`Sparse::far_singles`]
+    /// and [`Sparse::far_rare_pairs`].
+    #[inline]
+    fn far_scan<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        let (row, stops) = row.split_at_mut(self.width);
+        let m = &self.moves;
         // Scan pairs with both parts below lim until every rare value below the least common
         // value not yet marked is marked: the finishing thread then rarely has to scan.
         let c = first_unmarked(row, &self.commons);
