@@ -53,6 +53,12 @@ pub struct Sparse {
     chosen_span: usize,
     /// Mark rows of the block being finished and of the next block.
     rows: [Vec<u8>; 2],
+    /// Whether the far scan may leave values from its `c` up unmarked (see [`scan_pairs`]). Off
+    /// while the finisher often finds a larger `c` and has to scan those pairs again (games whose
+    /// rare positions are all small, so that step 1 is near work), retried every [`PROBE`] blocks.
+    far_list: bool,
+    /// Blocks since `far_list` was turned off.
+    blocks_off: u32,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -97,6 +103,8 @@ impl Sparse {
             rechoose_at: 64,
             chosen_span: 1,
             rows: [Vec::new(), Vec::new()],
+            far_list: true,
+            blocks_off: 0,
         };
         s.classify();
         s
@@ -236,13 +244,21 @@ impl Fill for Sparse {
                         before,
                         hist: Histogram::default(),
                         late: &mut late,
+                        rescans: 0,
                     };
                     let outcome = fin.finish(&mut cur_rows, current, pos, lim);
-                    (outcome, fin.hist)
+                    (outcome, fin.hist, fin.rescans)
                 },
                 || this.far(&mut next_rows, before, bend, nend, pos),
             );
-            let (outcome, added) = finished;
+            let (outcome, added, rescans) = finished;
+            if self.far_list {
+                self.far_list = 8 * rescans < bend - pos;
+                self.blocks_off = 0;
+            } else {
+                self.blocks_off += 1;
+                self.far_list = self.blocks_off >= PROBE;
+            }
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
             self.rare_val.extend_from_slice(&late.val);
@@ -290,6 +306,9 @@ fn far_first(r: usize, lim: usize) -> usize {
 /// When at most this many values are missing, the scan compares whole chunks of pairs with the
 /// list of missing values instead of looking every pair up in the mark row.
 const FEW: usize = 8;
+
+/// Blocks between two tries of the far scan's list mode while it does not pay.
+const PROBE: u32 = 16;
 
 /// Pairs per chunk of the list-compare scan.
 const CHUNK: usize = 32;
@@ -345,12 +364,13 @@ fn scan_pairs<T: Cell>(
     missing: &mut usize,
     list: &mut Vec<T>,
     partial: &mut bool,
+    few: usize,
 ) -> usize {
     const STEP: usize = 16;
     debug_assert!(hi <= left.len() && rr + 1 >= hi && rr + 1 - lo <= right.len());
     let mut a = lo;
     while a < hi {
-        if *missing > FEW {
+        if *missing > few {
             let stop = (a + STEP).min(hi);
             let mut all = 1u8;
             for x in a..stop {
@@ -366,7 +386,7 @@ fn scan_pairs<T: Cell>(
                 if *missing == 0 {
                     return stop;
                 }
-                if *missing <= FEW {
+                if *missing <= few {
                     fill_missing(list, row, c);
                 }
             }
@@ -594,8 +614,9 @@ impl Sparse {
         // value not yet marked is marked: the finishing thread then rarely has to scan.
         let c = first_unmarked(row, &self.commons);
         let mut missing = count_unmarked(row, &self.rares, c);
+        let few = if self.far_list { FEW } else { 0 };
         let mut list = Vec::new();
-        if missing <= FEW {
+        if missing <= few {
             fill_missing(&mut list, row, c);
         }
         let mut partial = false;
@@ -618,6 +639,7 @@ impl Sparse {
                         &mut missing,
                         &mut list,
                         &mut partial,
+                        few,
                     );
                 }
             }
@@ -661,6 +683,8 @@ struct Finisher<'a, 'l, T> {
     /// Values of the heaps finished in this block.
     hist: Histogram,
     late: &'l mut Late,
+    /// Heaps whose far scan had to be repeated.
+    rescans: usize,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
@@ -780,6 +804,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
         // The far scan marked only values below its own c: rescan its pairs if c has grown.
         let far_c = stop_of(stops, m.leave_two.len());
         let rescan = far_c != u64::MAX as usize && far_c != c as usize;
+        self.rescans += usize::from(rescan);
         let mut partial = false;
         'scan: for (i, s) in m.leave_two.iter().enumerate() {
             if s.take + 2 > n {
@@ -812,6 +837,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
                         &mut missing,
                         &mut list,
                         &mut partial,
+                        FEW,
                     );
                     if missing == 0 {
                         break 'scan;
@@ -831,6 +857,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
                         &mut missing,
                         &mut list,
                         &mut partial,
+                        FEW,
                     );
                     if missing == 0 {
                         break 'scan;
