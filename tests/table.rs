@@ -199,11 +199,13 @@ fn sigkill_loop_resumes_to_identical_bytes() {
     }
 }
 
+// Long enough (200,000 heaps of Officers) that each interrupted run, including the resumed one,
+// is still busy when the signal comes 250 ms in.
 #[test]
 fn sigint_and_sigterm_checkpoint_and_exit() {
     let dir = tempfile::tempdir().unwrap();
     let (reference, t) = (dir.path().join("ref"), dir.path().join("t"));
-    let args = ["compute", "0.6", "-n", "40000", "-q"];
+    let args = ["compute", "0.6", "-n", "200000", "-q"];
     for (sig, code, name) in [
         (libc::SIGTERM, 143, "SIGTERM"),
         (libc::SIGINT, 130, "SIGINT"),
@@ -234,12 +236,12 @@ fn sigint_and_sigterm_checkpoint_and_exit() {
         assert_eq!(TableReader::open(&t).unwrap().len(), at + 1);
         assert_eq!(err.lines().count(), 1, "{err}");
     }
-    ok(&["compute", "0.6", "-n", "40000", "-q", "--table", p(&t)]);
+    ok(&["compute", "0.6", "-n", "200000", "-q", "--table", p(&t)]);
     ok(&[
         "compute",
         "0.6",
         "-n",
-        "40000",
+        "200000",
         "-q",
         "--table",
         p(&reference),
