@@ -53,6 +53,12 @@ pub struct Sparse {
     chosen_span: usize,
     /// Mark rows of the block being finished and of the next block.
     rows: [Vec<u8>; 2],
+    /// Whether the far scan may leave values from its `c` up unmarked (see [`scan_pairs`]). Off
+    /// while the finisher often finds a larger `c` and has to scan those pairs again (games whose
+    /// rare positions are all small, so that step 1 is near work), retried every [`PROBE`] blocks.
+    far_list: bool,
+    /// Blocks since `far_list` was turned off.
+    blocks_off: u32,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -97,6 +103,8 @@ impl Sparse {
             rechoose_at: 64,
             chosen_span: 1,
             rows: [Vec::new(), Vec::new()],
+            far_list: true,
+            blocks_off: 0,
         };
         s.classify();
         s
@@ -236,13 +244,21 @@ impl Fill for Sparse {
                         before,
                         hist: Histogram::default(),
                         late: &mut late,
+                        rescans: 0,
                     };
                     let outcome = fin.finish(&mut cur_rows, current, pos, lim);
-                    (outcome, fin.hist)
+                    (outcome, fin.hist, fin.rescans)
                 },
                 || this.far(&mut next_rows, before, bend, nend, pos),
             );
-            let (outcome, added) = finished;
+            let (outcome, added, rescans) = finished;
+            if self.far_list {
+                self.far_list = 8 * rescans < bend - pos;
+                self.blocks_off = 0;
+            } else {
+                self.blocks_off += 1;
+                self.far_list = self.blocks_off >= PROBE;
+            }
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
             self.rare_val.extend_from_slice(&late.val);
@@ -287,72 +303,119 @@ fn far_first(r: usize, lim: usize) -> usize {
     (r + 1).saturating_sub(lim).max(1)
 }
 
-/// Marks every pair `(a, r − a)`, `a` from `lo` on (below `hi`), counting down `missing` for
-/// each first mark of a value below `below`, until none is missing. Returns where it stopped.
-#[inline]
-fn scan_marking<T: Cell>(
-    marks: &mut [u8],
-    vals: &[T],
-    r: usize,
-    lo: usize,
-    hi: usize,
-    below: u32,
-    missing: &mut usize,
-) -> usize {
-    const STEP: usize = 16;
-    let wm = marks.len() - 1;
-    let mut a = lo;
-    while a < hi {
-        let stop = (a + STEP).min(hi);
-        for x in a..stop {
-            let v = vals[x].get() ^ vals[r - x].get();
-            let slot = &mut marks[v as usize & wm];
-            *missing -= usize::from((*slot == 0) & (v < below));
-            *slot = 1;
-        }
-        a = stop;
-        if *missing == 0 {
-            break;
-        }
-    }
-    a
+/// When at most this many values are missing, the scan compares whole chunks of pairs with the
+/// list of missing values instead of looking every pair up in the mark row.
+const FEW: usize = 8;
+
+/// Blocks between two tries of the far scan's list mode while it does not pay.
+const PROBE: u32 = 16;
+
+/// Pairs per chunk of the list-compare scan.
+const CHUNK: usize = 32;
+
+/// The values below `c` not marked in `row` that a pair of cells can have (values above
+/// [`Cell::MAX`] stay missing: no XOR of two cells gives them).
+fn fill_missing<T: Cell>(list: &mut Vec<T>, row: &[u8], c: u32) {
+    let end = (c as usize).min(T::MAX as usize + 1);
+    list.clear();
+    list.extend(
+        row[..end]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &z)| z == 0)
+            .map(|(v, _)| T::from_u32(v as u32)),
+    );
 }
 
-/// Scans the pairs `(a, r − a)`, `a` in `lo..hi`, with both parts in `vals`, until `missing`
-/// values are marked; `row` is 1 for every value not looked for. True when none is missing.
+/// Whether some pair `left[a + i] ⊕ right[rr − a − i]`, `i < CHUNK`, is in `list`. Written over
+/// fixed-size arrays so that it compiles to vector loads, one reversal, XORs and compares.
+#[inline(always)]
+fn chunk_hits<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize, list: &[T]) -> bool {
+    let l: &[T; CHUNK] = left[a..a + CHUNK].try_into().expect("chunk length");
+    let g: &[T; CHUNK] = right[rr + 1 - a - CHUNK..rr + 1 - a]
+        .try_into()
+        .expect("chunk length");
+    let mut x = [T::default(); CHUNK];
+    for i in 0..CHUNK {
+        x[i] = l[i] ^ g[CHUNK - 1 - i];
+    }
+    let mut hit = false;
+    for &m in list {
+        hit |= x.iter().fold(false, |h, &v| h | (v == m));
+    }
+    hit
+}
+
+/// Scans the pairs `left[a] ⊕ right[rr − a]`, `a` in `lo..hi`, ascending, marking their values
+/// in `row` and counting down `missing` for each first mark of a value below `c`, until none is
+/// missing; returns where it stopped. While at most [`FEW`] are missing, `list` holds them and a
+/// chunk of pairs is compared with it, and marked only when it holds one of them: then `partial`
+/// is set, as values from `c` up met in skipped chunks are left unmarked.
+#[allow(clippy::too_many_arguments)]
 #[inline]
-fn scan_fast<T: Cell>(
+fn scan_pairs<T: Cell>(
     row: &mut [u8],
-    vals: &[T],
-    r: usize,
+    left: &[T],
+    right: &[T],
+    rr: usize,
     lo: usize,
     hi: usize,
+    c: u32,
     missing: &mut usize,
-) -> bool {
+    list: &mut Vec<T>,
+    partial: &mut bool,
+    few: usize,
+) -> usize {
     const STEP: usize = 16;
-    let wm = row.len() - 1;
+    debug_assert!(hi <= left.len() && rr + 1 >= hi && rr + 1 - lo <= right.len());
     let mut a = lo;
     while a < hi {
-        let stop = (a + STEP).min(hi);
-        let mut all = 1u8;
-        for x in a..stop {
-            all &= row[(vals[x].get() ^ vals[r - x].get()) as usize & wm];
-        }
-        if all == 0 {
+        if *missing > few {
+            let stop = (a + STEP).min(hi);
+            let mut all = 1u8;
             for x in a..stop {
-                let v = (vals[x].get() ^ vals[r - x].get()) as usize & wm;
-                if row[v] == 0 {
-                    row[v] = 1;
+                all &= row[(left[x] ^ right[rr - x]).get() as usize];
+            }
+            if all == 0 {
+                for x in a..stop {
+                    let v = (left[x] ^ right[rr - x]).get();
+                    let slot = &mut row[v as usize];
+                    *missing -= usize::from((*slot == 0) & (v < c));
+                    *slot = 1;
+                }
+                if *missing == 0 {
+                    return stop;
+                }
+                if *missing <= few {
+                    fill_missing(list, row, c);
+                }
+            }
+            a = stop;
+            continue;
+        }
+        debug_assert!(list.len() <= *missing);
+        if a + CHUNK <= hi && !chunk_hits(left, right, rr, a, list) {
+            *partial = true;
+            a += CHUNK;
+            continue;
+        }
+        let stop = (a + CHUNK).min(hi);
+        for x in a..stop {
+            let v = (left[x] ^ right[rr - x]).get();
+            if row[v as usize] == 0 {
+                row[v as usize] = 1;
+                if v < c {
                     *missing -= 1;
                     if *missing == 0 {
-                        return true;
+                        return x + 1;
                     }
+                    list.retain(|&m| m.get() != v);
                 }
             }
         }
         a = stop;
     }
-    false
+    hi
 }
 
 /// Rare positions found while finishing a block.
@@ -465,15 +528,21 @@ impl Sparse {
         let heaps_per_chunk = ((hi - lo) / (4 * self.exec.threads())).max(8);
         self.exec
             .for_each_chunk(&mut rows[..len], heaps_per_chunk * width, |ci, chunk| {
+                let n0 = lo + ci * heaps_per_chunk;
                 for (i, row) in chunk.chunks_mut(width).enumerate() {
-                    self.far_row(row, vals, lo + ci * heaps_per_chunk + i, lim);
+                    self.far_singles(row, vals, n0 + i, lim);
+                }
+                self.far_rare_pairs(chunk, vals, n0, lim);
+                for (i, row) in chunk.chunks_mut(width).enumerate() {
+                    self.far_scan(row, vals, n0 + i, lim);
                 }
             });
     }
 
+    /// Clears the row of heap `n` and marks its options that leave one heap below `lim`.
     #[inline]
-    fn far_row<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
-        let (row, stops) = row.split_at_mut(self.width);
+    fn far_singles<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        let row = &mut row[..self.width];
         row.fill(0);
         let m = &self.moves;
         // One heap n − k < lim left: k > n − lim.
@@ -484,31 +553,73 @@ impl Sparse {
             }
             row[vals[n - k].get() as usize] = 1;
         }
-        for s in &m.leave_two {
-            if s.take + 2 > n {
-                break;
-            }
-            let r = n - s.take;
-            // p ≤ r − 1 and q = r − p < lim.
-            let lo_p = (r + 1).saturating_sub(lim).max(1);
-            let i0 = self.rare_pos.partition_point(|&p| p < lo_p);
-            let i1 = self.rare_pos.partition_point(|&p| p < r);
-            if i0 < i1 {
-                let skip = (s.unequal && r % 2 == 0).then_some(r / 2);
-                mark_pairs(
-                    row,
-                    |q| vals[q].get(),
-                    &self.rare_pos[i0..i1],
-                    &self.rare_val[i0..i1],
-                    r,
-                    skip,
-                );
+    }
+
+    /// Step 1 for the consecutive heaps `n0..` of `rows` (one per stride): marks
+    /// `G(p) ⊕ G(r − p)` for every rare position `p < r` with `r − p < lim`. Rare position by
+    /// rare position, so that the partners `r − p` of successive heaps are successive values.
+    fn far_rare_pairs<T: Cell>(&self, rows: &mut [u8], vals: &[T], n0: usize, lim: usize) {
+        let stride = self.stride();
+        let count = rows.len() / stride;
+        debug_assert!(self.rare_pos.last().map_or(true, |&p| p < lim));
+        for s in &self.moves.leave_two {
+            let t = s.take;
+            // Heaps n0 + j, j < count, leave r = n0 + j − t; the pair needs p + 1 ≤ r ≤ p + lim − 1.
+            for (&p, &g) in self.rare_pos.iter().zip(&self.rare_val) {
+                let j0 = (p + 1 + t).saturating_sub(n0);
+                let j1 = (p + lim + t).saturating_sub(n0).min(count);
+                if j0 >= j1 {
+                    if j0 >= count {
+                        // Later rare positions start later still.
+                        break;
+                    }
+                    continue;
+                }
+                // With unequal parts, leave out r = 2p.
+                let skip = if s.unequal {
+                    (2 * p + t).checked_sub(n0)
+                } else {
+                    None
+                };
+                let mut go = |ja: usize, jb: usize| {
+                    if ja >= jb {
+                        return;
+                    }
+                    // q = r − p = n0 + j − t − p.
+                    let q0 = n0 + ja - t - p;
+                    for (k, &v) in vals[q0..q0 + (jb - ja)].iter().enumerate() {
+                        let x = (v.get() ^ g) as usize;
+                        debug_assert!(x < self.width);
+                        rows[(ja + k) * stride + x] = 1;
+                    }
+                };
+                match skip {
+                    Some(js) if js >= j0 && js < j1 => {
+                        go(j0, js);
+                        go(js + 1, j1);
+                    }
+                    _ => go(j0, j1),
+                }
             }
         }
+    }
+
+    /// Steps 2–3 of heap `n` over pairs with both parts below `lim`, after [`Sparse::far_singles`]
+    /// and [`Sparse::far_rare_pairs`].
+    #[inline]
+    fn far_scan<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        let (row, stops) = row.split_at_mut(self.width);
+        let m = &self.moves;
         // Scan pairs with both parts below lim until every rare value below the least common
         // value not yet marked is marked: the finishing thread then rarely has to scan.
         let c = first_unmarked(row, &self.commons);
         let mut missing = count_unmarked(row, &self.rares, c);
+        let few = if self.far_list { FEW } else { 0 };
+        let mut list = Vec::new();
+        if missing <= few {
+            fill_missing(&mut list, row, c);
+        }
+        let mut partial = false;
         for (i, s) in m.leave_two.iter().enumerate() {
             let mut stop = 0;
             if s.take + 2 <= n {
@@ -517,16 +628,32 @@ impl Sparse {
                 let hi = (last_pair(r, s.unequal) + 1).min(lim);
                 stop = a0;
                 if missing > 0 && a0 < hi {
-                    stop = scan_marking(row, vals, r, a0, hi, c, &mut missing);
+                    stop = scan_pairs(
+                        row,
+                        vals,
+                        vals,
+                        r,
+                        a0,
+                        hi,
+                        c,
+                        &mut missing,
+                        &mut list,
+                        &mut partial,
+                        few,
+                    );
                 }
             }
-            stops[8 * i..8 * i + 8].copy_from_slice(&(stop as u64).to_le_bytes());
+            put_u64(stops, i, stop as u64);
         }
+        // The finisher must scan these pairs again if it looks for values from c up.
+        let far_c = if partial { u64::from(c) } else { u64::MAX };
+        put_u64(stops, m.leave_two.len(), far_c);
     }
 
-    /// Bytes per heap in the mark rows: the marks, then where each split's far scan stopped.
+    /// Bytes per heap in the mark rows: the marks, then where each split's far scan stopped, then
+    /// the value `c` of the far scan when it left values from `c` up unmarked (else `u64::MAX`).
     fn stride(&self) -> usize {
-        self.width + 8 * self.moves.leave_two.len()
+        self.width + 8 * (self.moves.leave_two.len() + 1)
     }
 }
 
@@ -556,6 +683,8 @@ struct Finisher<'a, 'l, T> {
     /// Values of the heaps finished in this block.
     hist: Histogram,
     late: &'l mut Late,
+    /// Heaps whose far scan had to be repeated.
+    rescans: usize,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
@@ -666,24 +795,76 @@ impl<T: Cell> Finisher<'_, '_, T> {
         }
         // From here on only the missing values matter: hide everything from c up.
         row[c as usize..].fill(1);
+        let mut list = Vec::new();
+        if missing <= FEW {
+            fill_missing(&mut list, row, c);
+        }
         let b = view.before.len();
+        let (before, recent) = (view.before, view.recent);
+        // The far scan marked only values below its own c: rescan its pairs if c has grown.
+        let far_c = stop_of(stops, m.leave_two.len());
+        let rescan = far_c != u64::MAX as usize && far_c != c as usize;
+        self.rescans += usize::from(rescan);
+        let mut partial = false;
         'scan: for (i, s) in m.leave_two.iter().enumerate() {
             if s.take + 2 > n {
                 break;
             }
             let r = n - s.take;
             let last = last_pair(r, s.unequal);
-            let (a0, a1) = (far_first(r, lim), stop_of(stops, i));
-            // Pairs with both parts before the block: a in fast_lo..fast_hi.
-            let fast_lo = (r + 1).saturating_sub(b).max(1);
-            let fast_hi = (last + 1).min(b).max(fast_lo);
+            let a0 = far_first(r, lim);
+            let a1 = if rescan { a0 } else { stop_of(stops, i) };
             for (lo, hi) in [(1, a0.min(last + 1)), (a1.max(a0), last + 1)] {
                 if lo >= hi {
                     continue;
                 }
-                let (flo, fhi) = (lo.max(fast_lo).min(hi), hi.min(fast_hi).max(lo));
-                let (flo, fhi) = if flo < fhi { (flo, fhi) } else { (hi, hi) };
-                for a in (lo..flo).chain(fhi..hi) {
+                // a < b with r − a in the current block: a ≤ r − b.
+                let mid = if r >= b {
+                    (r - b + 1).clamp(lo, hi)
+                } else {
+                    lo
+                };
+                let p1 = mid.min(b);
+                if lo < p1 {
+                    scan_pairs(
+                        row,
+                        before,
+                        recent,
+                        r - b,
+                        lo,
+                        p1,
+                        c,
+                        &mut missing,
+                        &mut list,
+                        &mut partial,
+                        FEW,
+                    );
+                    if missing == 0 {
+                        break 'scan;
+                    }
+                }
+                // Both parts before the block.
+                let p2 = hi.min(b).max(mid);
+                if mid < p2 {
+                    scan_pairs(
+                        row,
+                        before,
+                        before,
+                        r,
+                        mid,
+                        p2,
+                        c,
+                        &mut missing,
+                        &mut list,
+                        &mut partial,
+                        FEW,
+                    );
+                    if missing == 0 {
+                        break 'scan;
+                    }
+                }
+                // Both parts in the block (only while the block is long against the prefix).
+                for a in hi.min(b).max(lo)..hi {
                     let v = (get(a) ^ get(r - a)) as usize;
                     if row[v] == 0 {
                         row[v] = 1;
@@ -691,10 +872,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
                         if missing == 0 {
                             break 'scan;
                         }
+                        if missing <= FEW {
+                            fill_missing(&mut list, row, c);
+                        }
                     }
-                }
-                if flo < fhi && scan_fast(row, view.before, r, flo, fhi, &mut missing) {
-                    break 'scan;
                 }
             }
         }
@@ -709,7 +890,13 @@ impl<T: Cell> Finisher<'_, '_, T> {
     }
 }
 
-/// Where the far scan of split `i` stopped (see [`Sparse::stride`]).
+/// Writes the `i`-th number after the marks (see [`Sparse::stride`]).
+#[inline]
+fn put_u64(stops: &mut [u8], i: usize, x: u64) {
+    stops[8 * i..8 * i + 8].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Reads the `i`-th number after the marks: where the far scan of split `i` stopped.
 #[inline]
 fn stop_of(stops: &[u8], i: usize) -> usize {
     let mut b = [0u8; 8];

@@ -6,7 +6,9 @@
 use thiserror::Error;
 
 /// An unsigned integer type that can hold Grundy values.
-pub trait Cell: Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static {
+pub trait Cell:
+    Copy + Default + Send + Sync + Eq + std::ops::BitXor<Output = Self> + std::fmt::Debug + 'static
+{
     /// Width in bits.
     const BITS: u32;
     /// Largest value the type holds.
