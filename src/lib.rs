@@ -5,6 +5,7 @@
 //! - [`engine`]: engines that compute values, and the driver that grows their storage;
 //! - [`analysis`]: statistics, rare-value structure, periodicity;
 //! - [`report`]: b-files, text and JSON output;
+//! - [`survey`]: many games at once, in shards for clusters, with equivalent games grouped;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
 //!
 //! ```
@@ -21,3 +22,4 @@ pub mod numbers;
 pub mod report;
 pub mod resources;
 pub mod rules;
+pub mod survey;

@@ -4,6 +4,7 @@
 //! [`UsageError`] (exit code 2).
 
 mod compute;
+mod survey;
 mod values;
 
 use std::io;
@@ -12,6 +13,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
+pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::EngineKind;

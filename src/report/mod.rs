@@ -5,6 +5,8 @@
 //! a broken pipe surfaces as an `io::Error` of kind `BrokenPipe`, which the binary treats as a
 //! normal end.
 
+pub mod survey;
+
 use std::io::{self, Write};
 
 use crate::analysis::{Period, Summary};
