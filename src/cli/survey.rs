@@ -200,8 +200,9 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     eprintln!(
-        "nimseq: surveyed {} games to N = {count} in {seconds:.1} s",
-        file.records.len()
+        "nimseq: surveyed {} game{} to N = {count} in {seconds:.1} s",
+        file.records.len(),
+        if file.records.len() == 1 { "" } else { "s" }
     );
     finish(Survey::new(file), args.json, args.out.as_deref())
 }

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::survey::{GameRecord, Header, ShardFile, Survey};
 
@@ -33,20 +33,71 @@ pub fn write_shard<W: Write>(out: W, file: &ShardFile) -> io::Result<()> {
     out.flush()
 }
 
-/// The JSON object of one game as `survey --json` prints it: the record without its
-/// fingerprints, plus `equivalent_to` (`{"game", "code", "shift"}` of the group's base, or null).
-pub fn game_json(survey: &Survey, index: usize, equivalent: Option<(usize, usize)>) -> Value {
+/// The base of a game's group, as `equivalent_to` in `survey --json`.
+#[derive(Serialize)]
+pub struct Equivalent<'a> {
+    /// The base's canonical code.
+    pub game: &'a str,
+    /// The base's code as written.
+    pub code: &'a str,
+    /// `d` in `G_this(n + d) = G_base(n)`.
+    pub shift: usize,
+}
+
+/// One game as `survey --json` prints it: the record without its fingerprints, in the record's
+/// key order, plus `equivalent_to` (the group's base and the shift, or null).
+#[derive(Serialize)]
+pub struct GameJson<'a> {
+    game: &'a str,
+    code: &'a str,
+    index: usize,
+    count: u64,
+    proved: bool,
+    preperiod: Option<u64>,
+    period: Option<u64>,
+    last_exception: Option<u64>,
+    computed: u64,
+    max_value: u32,
+    max_value_first_at: u64,
+    rare_mask: &'a str,
+    rare_count: u64,
+    last_rare_at: Option<u64>,
+    frequencies: &'a std::collections::BTreeMap<u32, u64>,
+    equivalent_to: Option<Equivalent<'a>>,
+}
+
+/// The JSON view of game `index` of `survey`.
+pub fn game_json(
+    survey: &Survey,
+    index: usize,
+    equivalent: Option<(usize, usize)>,
+) -> GameJson<'_> {
     let r = &survey.records[index];
-    let mut v = serde_json::to_value(r).expect("records serialize");
-    if let Value::Object(map) = &mut v {
-        map.remove("windows");
-        let eq = equivalent.map_or(Value::Null, |(base, shift)| {
+    GameJson {
+        game: &r.game,
+        code: &r.code,
+        index: r.index,
+        count: r.count,
+        proved: r.proved,
+        preperiod: r.preperiod,
+        period: r.period,
+        last_exception: r.last_exception,
+        computed: r.computed,
+        max_value: r.max_value,
+        max_value_first_at: r.max_value_first_at,
+        rare_mask: &r.rare_mask,
+        rare_count: r.rare_count,
+        last_rare_at: r.last_rare_at,
+        frequencies: &r.frequencies,
+        equivalent_to: equivalent.map(|(base, shift)| {
             let b = &survey.records[base];
-            json!({ "game": b.game, "code": b.code, "shift": shift })
-        });
-        map.insert("equivalent_to".to_string(), eq);
+            Equivalent {
+                game: &b.game,
+                code: &b.code,
+                shift,
+            }
+        }),
     }
-    v
 }
 
 /// Writes one JSON object per game, in survey order.
@@ -146,6 +197,7 @@ mod tests {
     use super::*;
     use crate::engine::EngineKind;
     use crate::survey::{self, merge, pattern, Shard, SurveyOptions};
+    use serde_json::Value;
 
     fn survey_of(list: &str, count: usize) -> (ShardFile, Vec<pattern::Game>, SurveyOptions) {
         let games = pattern::parse_list("t", list).unwrap();
@@ -230,6 +282,7 @@ mod tests {
             assert!(objs[0].get(key).is_some(), "{key}");
         }
         assert!(objs[0].get("windows").is_none());
+        assert!(text.starts_with("{\"game\":\"0.137\",\"code\":"), "{text}");
         assert_eq!(objs[0]["equivalent_to"], Value::Null);
         assert_eq!(objs[1]["equivalent_to"]["game"], "0.137");
         assert_eq!(objs[1]["equivalent_to"]["shift"], 1);
