@@ -97,7 +97,7 @@ fi
 GAME=${LONG_GAME:-0.16} LN=${LONG_N:-2^21}
 t0=$(date +%s)
 "$NIMSEQ" compute "$GAME" -n "$LN" --table "$work/local.table" >/dev/null
-"$NIMSEQ" export "$work/local.table" >"$work/local.values"
+"$NIMSEQ" export "$work/local.table" --no-header >"$work/local.values"
 local_s=$(( $(date +%s) - t0 ))
 id=$(GAME=$GAME N=$LN TABLE=$work/long.table NIMSEQ=$NIMSEQ \
     sbatch --parsable --chdir="$work" --cpus-per-task=1 --output="$work/slurm-long-%j.out" \
@@ -123,7 +123,7 @@ st=$(states "$id")
 [ "$st" = "1 COMPLETED" ] || fail "long job: $st"
 restarts=$(scontrol show job "$id" -o | grep -o 'Restarts=[0-9]*' | cut -d= -f2)
 [ "${restarts:-0}" -ge 1 ] || fail "the long job was never restarted"
-"$NIMSEQ" export "$work/long.table" >"$work/long.values"
+"$NIMSEQ" export "$work/long.table" --no-header >"$work/long.values"
 cmp "$work/long.values" "$work/local.values" || fail "the resumed table differs from the local run"
 log "long job: restarted $restarts times, table equals the local run ($(( $(date +%s) - t0 )) s)"
 rm -rf "$work"
