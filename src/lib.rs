@@ -4,6 +4,10 @@
 //! - [`rules`]: game codes (octal, hexadecimal, `!`, repeating tails, subtraction sets, names);
 //! - [`engine`]: engines that compute values, and the driver that grows their storage;
 //! - [`analysis`]: statistics, rare-value structure, periodicity;
+//! - [`misere`]: misère play: canonical forms, genera, outcomes;
+//! - [`position`]: sums of heaps: nim-sum, outcome, winning moves (normal and misère play);
+//! - [`graph`]: any finite impartial game as a directed graph, loopy or not;
+//! - [`hackenbush`]: Blue–Red (and green) Hackenbush strings;
 //! - [`report`]: b-files, text and JSON output;
 //! - [`survey`]: many games at once, in shards for clusters, with equivalent games grouped;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
@@ -18,7 +22,11 @@
 
 pub mod analysis;
 pub mod engine;
+pub mod graph;
+pub mod hackenbush;
+pub mod misere;
 pub mod numbers;
+pub mod position;
 pub mod report;
 pub mod resources;
 pub mod rules;

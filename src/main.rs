@@ -9,7 +9,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::{ComputeArgs, SurveyArgs, SurveyMergeArgs, UsageError, ValuesArgs};
+use cli::{
+    ComputeArgs, GenusArgs, GraphArgs, HackenbushArgs, PlayArgs, SurveyArgs, SurveyMergeArgs,
+    UsageError, ValuesArgs,
+};
 
 /// The notation, shown by `--help`.
 const NOTATION: &str = "\
@@ -29,7 +32,11 @@ NUMBERS
 EXAMPLES
   nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
   nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
-  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object";
+  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object
+  nimseq genus kayles -n 30              misère genus and class of Kayles heaps 0 .. 29
+  nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
+  nimseq graph moves.txt                 values of a game given as lines 'u v'
+  nimseq hackenbush BBBRRBBR RBRRBRR     exact values of Hackenbush strings";
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
 #[derive(Debug, Parser)]
@@ -52,6 +59,16 @@ enum Command {
     Survey(SurveyArgs),
     /// Merge the shard files of a survey run in parts (--shard, Slurm job arrays) into the whole survey.
     SurveyMerge(SurveyMergeArgs),
+    /// Misère play: the genus g+^(λ0 λ1 …) and class of heaps 0 .. N-1 (exact canonical forms).
+    #[command(after_help = NOTATION)]
+    Genus(GenusArgs),
+    /// Analyse a sum of heaps: values, nim-sum, outcome and every winning move.
+    #[command(after_help = NOTATION)]
+    Play(PlayArgs),
+    /// Grundy values of a game given as a graph (edge list); generalized values on cycles.
+    Graph(GraphArgs),
+    /// Exact values of Blue-Red (and green) Hackenbush strings and of their sum.
+    Hackenbush(HackenbushArgs),
 }
 
 /// More on `survey`, shown by `survey --help`.
@@ -73,6 +90,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Compute(args) => cli::compute(args),
         Command::Survey(args) => cli::survey(args),
         Command::SurveyMerge(args) => cli::survey_merge(args),
+        Command::Genus(args) => cli::genus(args),
+        Command::Play(args) => cli::play(args),
+        Command::Graph(args) => cli::graph(args),
+        Command::Hackenbush(args) => cli::hackenbush(args),
     }
 }
 

@@ -4,6 +4,10 @@
 //! [`UsageError`] (exit code 2).
 
 mod compute;
+mod genus;
+mod graph;
+mod hackenbush;
+mod play;
 mod survey;
 mod values;
 
@@ -13,6 +17,10 @@ use std::process::ExitCode;
 use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
+pub use genus::{genus, GenusArgs};
+pub use graph::{graph, GraphArgs};
+pub use hackenbush::{hackenbush, HackenbushArgs};
+pub use play::{play, PlayArgs};
 pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
@@ -61,7 +69,7 @@ impl SequenceArgs {
     }
 }
 
-fn count_arg(s: &str) -> Result<u64, String> {
+pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
     parse_count(s).map_err(|e| e.to_string())
 }
 

@@ -5,9 +5,19 @@
 //! a broken pipe surfaces as an `io::Error` of kind `BrokenPipe`, which the binary treats as a
 //! normal end.
 
+mod genus;
 pub mod survey;
 
+pub use genus::{genus_notation, write_genus_json, write_genus_text};
+mod graph;
+mod hackenbush;
+mod play;
+
 use std::io::{self, Write};
+
+pub use graph::{graph_method, write_graph_json, write_graph_text};
+pub use hackenbush::{game_text, mixed_number, write_hackenbush_json, write_hackenbush_text};
+pub use play::{write_misere_json, write_misere_text, write_play_json, write_play_text};
 
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};

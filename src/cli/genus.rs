@@ -1,0 +1,119 @@
+//! `nimseq genus`: the misère genus and class of heaps 0 .. N-1, from exact canonical forms.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Args;
+
+use nimseq::misere::{MisereError, MisereHeaps};
+use nimseq::report;
+use nimseq::rules::Rule;
+
+use super::usage;
+
+/// Arguments of `genus`.
+#[derive(Debug, Args)]
+pub struct GenusArgs {
+    /// The game: a code (0.77, 4!.0, 0.137, 0.3F) or a name (kayles, grundy).
+    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    game: String,
+    /// How many heaps: 0 .. N-1 (exact misère analysis is expensive: tens, not millions).
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = super::count_arg)]
+    count: u64,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Stop with an error beyond this many distinct canonical forms (default: what fits in
+    /// half the available memory).
+    #[arg(long, value_name = "FORMS", value_parser = super::count_arg)]
+    max_forms: Option<u64>,
+    /// Leave out the class (its half-tame test adds G + G, which dominates the cost of large
+    /// heaps): reach further.
+    #[arg(long)]
+    no_class: bool,
+    /// Print progress (heap, forms, time) to stderr.
+    #[arg(long)]
+    progress: bool,
+}
+
+/// Largest N accepted: canonical forms of larger heaps could never be computed anyway.
+const MAX_HEAPS: u64 = 100_000;
+
+/// Bytes a canonical form costs, roughly (options, values, genus, index, memoized sums).
+const BYTES_PER_FORM: u64 = 160;
+
+/// Prints the genus table of heaps 0 .. N-1.
+pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
+    let rule = Rule::parse(&args.game).map_err(usage)?;
+    if args.count == 0 {
+        return Err(usage("N must be at least 1"));
+    }
+    if args.count > MAX_HEAPS {
+        return Err(usage(format!(
+            "N = {} is too many heaps for an exact misère analysis (at most {MAX_HEAPS})",
+            args.count
+        )));
+    }
+    let count = args.count as usize;
+    let limit = match args.max_forms {
+        Some(0) => return Err(usage("--max-forms must be at least 1")),
+        Some(m) => usize::try_from(m).unwrap_or(usize::MAX),
+        None => default_limit(),
+    };
+    let mut heaps = MisereHeaps::with_limit(&rule, limit);
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let show = args.progress;
+    let result = heaps.extend_with_progress(count, |n| {
+        if show && (last.elapsed() > Duration::from_millis(500) || n + 1 == count) {
+            last = Instant::now();
+            eprintln!(
+                "nimseq: heap {n} done, {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    });
+    if let Err(e) = result {
+        return Err(too_large(e, heaps.count()));
+    }
+    let mut rows = Vec::with_capacity(count);
+    for n in 0..count {
+        rows.push(
+            heaps
+                .heap_genus(n, !args.no_class)
+                .map_err(|e| too_large(e, n))
+                .with_context(|| format!("genus of heap {n}"))?,
+        );
+    }
+    if show {
+        eprintln!(
+            "nimseq: {} canonical forms, {} sums memoized, about {} MiB, {:.1} s",
+            heaps.forms().len(),
+            heaps.forms().sums_memoized(),
+            heaps.forms().bytes() >> 20,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let out = std::io::stdout().lock();
+    if args.json {
+        report::write_genus_json(out, &rule, &rows)?;
+    } else {
+        report::write_genus_text(out, &rule, &rows)?;
+    }
+    Ok(())
+}
+
+fn too_large(e: MisereError, done: usize) -> anyhow::Error {
+    match e {
+        MisereError::TooLarge { .. } => anyhow::anyhow!(
+            "{e} (heaps 0 .. {} finished); give a smaller N or a larger --max-forms",
+            done.saturating_sub(1)
+        ),
+        other => other.into(),
+    }
+}
+
+fn default_limit() -> usize {
+    let avail = nimseq::resources::available_memory().unwrap_or(4 << 30);
+    usize::try_from(avail / 2 / BYTES_PER_FORM).unwrap_or(usize::MAX)
+}

@@ -1,0 +1,65 @@
+//! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
+
+use clap::Args;
+
+use nimseq::engine::{self, EngineKind};
+use nimseq::position::{self, misere};
+use nimseq::report;
+use nimseq::rules::Rule;
+
+use super::{checked_count, count_arg, usage};
+
+/// Arguments of `play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game: a code (0.77, 4!.0, 0.[3]), a subtraction set or a name (kayles).
+    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    game: String,
+    /// The heaps of the position (1000, 1e6 and 2^20 are accepted).
+    #[arg(value_name = "HEAP", required = true, num_args = 1.., value_parser = count_arg)]
+    heaps: Vec<u64>,
+    /// Print the analysis as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Misère play (the last player to move loses), decided by an exact exhaustive search;
+    /// refused, with a message, when the position is too large for it.
+    #[arg(long)]
+    misere: bool,
+    /// The most positions the misère search may visit.
+    #[arg(long, value_name = "POSITIONS", default_value = "2e6", value_parser = count_arg)]
+    search_limit: u64,
+    /// Engine for the heap values: exact (reference, O(N^2)) or auto.
+    #[arg(long, default_value = "auto", value_name = "ENGINE")]
+    engine: EngineKind,
+}
+
+/// Analyses the position and prints it.
+pub fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let rule = Rule::parse(&args.game).map_err(usage)?;
+    let max = args.heaps.iter().copied().max().unwrap_or(0);
+    let heaps: Vec<usize> = args
+        .heaps
+        .iter()
+        .map(|&h| usize::try_from(h).map_err(|_| usage(format!("heap {h} is too large"))))
+        .collect::<anyhow::Result<_>>()?;
+    let out = std::io::stdout().lock();
+    if args.misere {
+        let limit = usize::try_from(args.search_limit).unwrap_or(usize::MAX);
+        let a = misere::analyze(&rule, &heaps, limit)?;
+        if args.json {
+            report::write_misere_json(out, &rule, &a)?;
+        } else {
+            report::write_misere_text(out, &rule, &a)?;
+        }
+        return Ok(());
+    }
+    let count = checked_count(max.saturating_add(1))?;
+    let values = engine::compute(&rule, count, args.engine)?;
+    let a = position::analyze(&rule, &heaps, &values)?;
+    if args.json {
+        report::write_play_json(out, &rule, &a)?;
+    } else {
+        report::write_play_text(out, &rule, &a)?;
+    }
+    Ok(())
+}

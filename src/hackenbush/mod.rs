@@ -1,0 +1,418 @@
+//! Hackenbush strings: exact values of single stalks and of their sums.
+//!
+//! A string is a path of edges from the ground, written bottom-up: `B` (blue, Left's), `R`
+//! (red, Right's), `G` (green, either player's); cutting an edge removes it and everything above.
+//! A Blue–Red string is a number whose sign expansion is its colour sequence (Berlekamp's rule,
+//! Winning Ways ch. 2 and Conway, On Numbers and Games): the first run of one colour counts ±1
+//! per edge, and each later edge adds ±1/2, ±1/4, ±1/8, … . An all-green string of `n` edges is
+//! the nimber `*n`, and nimbers add by XOR. A string mixing green with blue or red is neither a
+//! number nor a nimber (`BG` is `1*`, `GB` is `↑*`); its canonical form needs general game
+//! arithmetic, which this module does not do: such strings are refused with
+//! [`HackenbushError::Mixed`]. A sum of strings is therefore `x + *n`, a number plus a nimber,
+//! and its [`Outcome`] follows: Left wins if `x > 0`, Right if `x < 0`, and for `x = 0` the
+//! first player wins exactly when `n ≠ 0`.
+
+mod dyadic;
+
+use thiserror::Error;
+
+pub use dyadic::{simplest_between, Dyadic, MAX_EXP};
+
+/// One edge of a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Edge {
+    /// Blue: only Left may cut it.
+    Blue,
+    /// Red: only Right may cut it.
+    Red,
+    /// Green: either player may cut it.
+    Green,
+}
+
+/// Why a string was refused.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum HackenbushError {
+    /// A character that is not B, R or G.
+    #[error("'{string}': unknown edge colour '{letter}' at position {position} (use B for blue, R for red, G for green, from the ground up)")]
+    UnknownLetter {
+        /// The string.
+        string: String,
+        /// The character.
+        letter: char,
+        /// 1-based position in the string.
+        position: usize,
+    },
+    /// Green mixed with blue or red in one string.
+    #[error("'{0}': a string mixing green with blue or red edges is neither a number nor a nimber; its value needs canonical forms of general games, which are not implemented (all-green strings and Blue-Red strings are)")]
+    Mixed(String),
+    /// Too many edges after the first run (the fraction would need more than MAX_EXP bits).
+    #[error("'{string}': {edges} edges after the first run; exact values are limited to {max} such edges")]
+    TooLong {
+        /// The string.
+        string: String,
+        /// Edges after the first run.
+        edges: usize,
+        /// The limit.
+        max: u32,
+    },
+    /// The sum does not fit the exact representation.
+    #[error("the sum of the strings is too large to represent exactly")]
+    Overflow,
+}
+
+/// The value of one string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StalkValue {
+    /// A Blue–Red string (or the empty string): a number.
+    Number(Dyadic),
+    /// An all-green string of `n` edges: `*n`.
+    Nimber(u64),
+}
+
+/// Who wins a Hackenbush position with perfect play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Left (blue) wins, whoever starts.
+    Left,
+    /// Right (red) wins, whoever starts.
+    Right,
+    /// The second player wins.
+    P,
+    /// The first player wins.
+    N,
+}
+
+impl Outcome {
+    /// `"L"`, `"R"`, `"P"` or `"N"`.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Outcome::Left => "L",
+            Outcome::Right => "R",
+            Outcome::P => "P",
+            Outcome::N => "N",
+        }
+    }
+}
+
+/// A sum of strings: its value `number + *nimber`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sum {
+    /// Each string as given, with its value.
+    pub strings: Vec<(String, StalkValue)>,
+    /// The number part of the sum.
+    pub number: Dyadic,
+    /// The nimber part of the sum (XOR of the green strings' lengths).
+    pub nimber: u64,
+}
+
+impl Sum {
+    /// Who wins.
+    pub fn outcome(&self) -> Outcome {
+        match self.number.signum() {
+            1 => Outcome::Left,
+            -1 => Outcome::Right,
+            _ if self.nimber == 0 => Outcome::P,
+            _ => Outcome::N,
+        }
+    }
+
+    /// Does any string have green edges?
+    pub fn has_green(&self) -> bool {
+        self.strings
+            .iter()
+            .any(|(_, v)| matches!(v, StalkValue::Nimber(n) if *n > 0))
+    }
+}
+
+/// Reads a string of `B`, `R`, `G` (either case), ground first.
+pub fn parse(text: &str) -> Result<Vec<Edge>, HackenbushError> {
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| match c.to_ascii_uppercase() {
+            'B' => Ok(Edge::Blue),
+            'R' => Ok(Edge::Red),
+            'G' => Ok(Edge::Green),
+            _ => Err(HackenbushError::UnknownLetter {
+                string: text.to_string(),
+                letter: c,
+                position: i + 1,
+            }),
+        })
+        .collect()
+}
+
+/// The value of a string of edges, ground first.
+pub fn value(edges: &[Edge]) -> Result<StalkValue, HackenbushError> {
+    let name = || edges.iter().map(|e| letter(*e)).collect::<String>();
+    if edges.contains(&Edge::Green) {
+        if edges.iter().all(|&e| e == Edge::Green) {
+            return Ok(StalkValue::Nimber(edges.len() as u64));
+        }
+        return Err(HackenbushError::Mixed(name()));
+    }
+    let Some(&first) = edges.first() else {
+        return Ok(StalkValue::Number(Dyadic::ZERO));
+    };
+    let run = edges.iter().take_while(|&&e| e == first).count();
+    let tail = &edges[run..];
+    if tail.len() > MAX_EXP as usize {
+        return Err(HackenbushError::TooLong {
+            string: name(),
+            edges: tail.len(),
+            max: MAX_EXP,
+        });
+    }
+    // Scale by 2^tail.len(): the whole run is run * 2^t, edge j of the tail is 2^(t - j).
+    let t = tail.len() as u32;
+    let sign = |e: Edge| if e == Edge::Blue { 1i128 } else { -1 };
+    let overflow = || HackenbushError::TooLong {
+        string: name(),
+        edges: tail.len(),
+        max: MAX_EXP,
+    };
+    let mut num = (run as i128).checked_mul(1i128 << t).ok_or_else(overflow)? * sign(first);
+    for (j, &e) in tail.iter().enumerate() {
+        num += sign(e) * (1i128 << (t - 1 - j as u32));
+    }
+    Dyadic::new(num, t)
+        .map(StalkValue::Number)
+        .ok_or_else(overflow)
+}
+
+/// The letter of an edge.
+pub fn letter(e: Edge) -> char {
+    match e {
+        Edge::Blue => 'B',
+        Edge::Red => 'R',
+        Edge::Green => 'G',
+    }
+}
+
+/// Parses and evaluates every string and their sum.
+pub fn evaluate<S: AsRef<str>>(strings: &[S]) -> Result<Sum, HackenbushError> {
+    let mut sum = Sum {
+        strings: Vec::new(),
+        number: Dyadic::ZERO,
+        nimber: 0,
+    };
+    for s in strings {
+        let s = s.as_ref();
+        let v = value(&parse(s)?)?;
+        match v {
+            StalkValue::Number(x) => {
+                sum.number = sum.number.checked_add(x).ok_or(HackenbushError::Overflow)?
+            }
+            StalkValue::Nimber(n) => sum.nimber ^= n,
+        }
+        sum.strings.push((s.to_string(), v));
+    }
+    Ok(sum)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn num(s: &str) -> Dyadic {
+        match value(&parse(s).unwrap()).unwrap() {
+            StalkValue::Number(x) => x,
+            v => panic!("{s}: {v:?}"),
+        }
+    }
+
+    #[test]
+    fn seed_examples() {
+        // Winning Ways / ALGORITHMS.md §7: BBBRRBBR = 2 13/32; RBRRBRR = -55/64.
+        assert_eq!(num("BBBRRBBR").to_string(), "77/32");
+        assert_eq!(num("RBRRBRR").to_string(), "-55/64");
+        assert_eq!(num("BR").to_string(), "1/2");
+        assert_eq!(num("bbb").to_string(), "3");
+        assert_eq!(num("").to_string(), "0");
+        let s = evaluate(&["BBBRRBBR", "RBRRBRR"]).unwrap();
+        assert_eq!(s.number.to_string(), "99/64");
+        assert_eq!(s.outcome(), Outcome::Left);
+    }
+
+    #[test]
+    fn green_and_errors() {
+        let s = evaluate(&["GGG", "G", "BR", "R"]).unwrap();
+        assert_eq!(s.nimber, 2);
+        assert_eq!(s.number.to_string(), "-1/2");
+        assert_eq!(s.outcome(), Outcome::Right);
+        assert_eq!(evaluate(&["GG", "GG"]).unwrap().outcome(), Outcome::P);
+        assert_eq!(evaluate(&["GG", "BR", "RB"]).unwrap().outcome(), Outcome::N);
+        assert!(matches!(
+            evaluate(&["BXR"]),
+            Err(HackenbushError::UnknownLetter {
+                letter: 'X',
+                position: 2,
+                ..
+            })
+        ));
+        assert!(matches!(evaluate(&["BG"]), Err(HackenbushError::Mixed(_))));
+        let long = format!("B{}", "R".repeat(MAX_EXP as usize + 1));
+        assert!(matches!(
+            evaluate(&[long]),
+            Err(HackenbushError::TooLong { .. })
+        ));
+        let longest = format!("B{}", "R".repeat(MAX_EXP as usize));
+        assert_eq!(num(&longest).exponent(), MAX_EXP);
+    }
+
+    /// The value of a Blue–Red string from its game tree: Left may cut any blue edge, Right any
+    /// red one, leaving the edges below; the value is the simplest number between the best
+    /// options (Conway's simplicity rule). Checks that Left's options stay below Right's.
+    fn game_value(s: &[Edge], memo: &mut HashMap<Vec<Edge>, Dyadic>) -> Dyadic {
+        if let Some(&v) = memo.get(s) {
+            return v;
+        }
+        let (mut lo, mut hi): (Option<Dyadic>, Option<Dyadic>) = (None, None);
+        for i in 0..s.len() {
+            let v = game_value(&s[..i], memo);
+            if s[i] == Edge::Blue {
+                lo = Some(lo.map_or(v, |l| l.max(v)));
+            } else {
+                hi = Some(hi.map_or(v, |h| h.min(v)));
+            }
+        }
+        let v = simplest_between(lo, hi).expect("a Blue-Red string is a number");
+        memo.insert(s.to_vec(), v);
+        v
+    }
+
+    fn all_strings(max_len: usize) -> Vec<Vec<Edge>> {
+        let mut out = vec![Vec::new()];
+        for len in 1..=max_len {
+            for bits in 0..1u32 << len {
+                out.push(
+                    (0..len)
+                        .map(|i| {
+                            if bits >> i & 1 == 1 {
+                                Edge::Red
+                            } else {
+                                Edge::Blue
+                            }
+                        })
+                        .collect(),
+                );
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn sign_expansion_matches_game_tree() {
+        let mut memo = HashMap::new();
+        for s in all_strings(11) {
+            let expected = game_value(&s, &mut memo);
+            assert_eq!(value(&s).unwrap(), StalkValue::Number(expected), "{s:?}");
+        }
+    }
+
+    /// The value of a sum of two strings from the sum's own game tree (a move is made in either
+    /// string), against the sum of the two values.
+    #[test]
+    fn sums_of_two_match_game_tree() {
+        fn pair_value(
+            a: &[Edge],
+            b: &[Edge],
+            memo: &mut HashMap<(Vec<Edge>, Vec<Edge>), Dyadic>,
+        ) -> Dyadic {
+            if let Some(&v) = memo.get(&(a.to_vec(), b.to_vec())) {
+                return v;
+            }
+            let (mut lo, mut hi): (Option<Dyadic>, Option<Dyadic>) = (None, None);
+            let mut note = |edge: Edge, v: Dyadic| {
+                if edge == Edge::Blue {
+                    lo = Some(lo.map_or(v, |l: Dyadic| l.max(v)));
+                } else {
+                    hi = Some(hi.map_or(v, |h: Dyadic| h.min(v)));
+                }
+            };
+            for i in 0..a.len() {
+                note(a[i], pair_value(&a[..i], b, memo));
+            }
+            for i in 0..b.len() {
+                note(b[i], pair_value(a, &b[..i], memo));
+            }
+            let v = simplest_between(lo, hi).expect("a number");
+            memo.insert((a.to_vec(), b.to_vec()), v);
+            v
+        }
+        let strings = all_strings(5);
+        let mut memo = HashMap::new();
+        for a in &strings {
+            for b in &strings {
+                let (StalkValue::Number(x), StalkValue::Number(y)) =
+                    (value(a).unwrap(), value(b).unwrap())
+                else {
+                    unreachable!()
+                };
+                assert_eq!(
+                    pair_value(a, b, &mut memo),
+                    x.checked_add(y).unwrap(),
+                    "{a:?} + {b:?}"
+                );
+            }
+        }
+    }
+
+    /// Outcomes of sums with green strings from the game tree: does the player to move win,
+    /// with Left or Right moving first?
+    #[test]
+    fn outcomes_with_green_match_game_tree() {
+        type Pos = Vec<Vec<Edge>>;
+        fn wins(pos: &Pos, left_moves: bool, memo: &mut HashMap<(Pos, bool), bool>) -> bool {
+            if let Some(&w) = memo.get(&(pos.clone(), left_moves)) {
+                return w;
+            }
+            let mine = if left_moves { Edge::Blue } else { Edge::Red };
+            let mut w = false;
+            'search: for (k, s) in pos.iter().enumerate() {
+                for (i, &e) in s.iter().enumerate() {
+                    if e == mine || e == Edge::Green {
+                        let mut next = pos.clone();
+                        next[k].truncate(i);
+                        if !wins(&next, !left_moves, memo) {
+                            w = true;
+                            break 'search;
+                        }
+                    }
+                }
+            }
+            memo.insert((pos.clone(), left_moves), w);
+            w
+        }
+        let br = all_strings(4);
+        let mut memo = HashMap::new();
+        for a in &br {
+            for b in &br {
+                for g in 0..4 {
+                    for h in 0..3 {
+                        let pos = vec![
+                            a.clone(),
+                            b.clone(),
+                            vec![Edge::Green; g],
+                            vec![Edge::Green; h],
+                        ];
+                        let texts: Vec<String> = pos
+                            .iter()
+                            .map(|s| s.iter().map(|&e| letter(e)).collect())
+                            .collect();
+                        let outcome = evaluate(&texts).unwrap().outcome();
+                        let left_first = wins(&pos, true, &mut memo);
+                        let right_first = wins(&pos, false, &mut memo);
+                        let expected = match (left_first, right_first) {
+                            (true, false) => Outcome::Left,
+                            (false, true) => Outcome::Right,
+                            (false, false) => Outcome::P,
+                            (true, true) => Outcome::N,
+                        };
+                        assert_eq!(outcome, expected, "{texts:?}");
+                    }
+                }
+            }
+        }
+    }
+}

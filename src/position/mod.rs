@@ -1,0 +1,261 @@
+//! Positions of a heap game: finite sums of heaps of one game, under normal and misère play.
+//!
+//! In normal play a position's value is the nim-sum (XOR) of its heaps' Grundy values
+//! (Sprague–Grundy); the player to move loses exactly when it is 0. [`analyze`] takes the heap
+//! values from an engine and lists every winning move: the moves on one heap that leave a
+//! position of nim-sum 0, found by enumerating the heap's options with [`for_each_option`].
+//! Misère play (the last player to move loses) is not decided by the Grundy values; [`misere`]
+//! decides it by an exhaustive, exact search over explicit positions, within a size limit.
+
+pub mod misere;
+
+use thiserror::Error;
+
+use crate::engine::Values;
+use crate::rules::{MoveSet, Rule};
+
+/// Who wins with perfect play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player to move loses (a previous-player win).
+    P,
+    /// The player to move wins (a next-player win).
+    N,
+}
+
+impl Outcome {
+    /// `"P"` or `"N"`.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+        }
+    }
+}
+
+/// A move that wins: on heap `heap_index` (its position in the given list), from a heap of
+/// `from` tokens, leaving the heaps `to` (non-empty heaps, in increasing order; empty when the
+/// heap is taken away).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WinningMove {
+    /// Index of the heap in the position as given.
+    pub heap_index: usize,
+    /// Size of that heap.
+    pub from: usize,
+    /// The heaps the move leaves in its place, smallest first.
+    pub to: Vec<usize>,
+}
+
+/// A position analysed under normal play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The heaps, as given.
+    pub heaps: Vec<usize>,
+    /// The Grundy value of each heap.
+    pub values: Vec<u32>,
+    /// XOR of the values: the Grundy value of the position.
+    pub nim_sum: u32,
+    /// P when the nim-sum is 0, otherwise N.
+    pub outcome: Outcome,
+    /// Every winning move, by heap index then by the heaps left; each listed once.
+    pub winning_moves: Vec<WinningMove>,
+}
+
+/// Why a position cannot be analysed.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    /// The values given do not reach a heap of the position.
+    #[error("heap {heap} needs the value of heap {heap}, but only heaps below {known} are known")]
+    ValuesTooShort {
+        /// The heap.
+        heap: usize,
+        /// How many values were given.
+        known: usize,
+    },
+}
+
+/// Calls `f` with every option of a heap of `h` tokens: the non-empty heaps a move leaves,
+/// in increasing order (an empty slice when the move takes the whole heap). Each option is
+/// produced once. `moves` must be complete for heaps of `h` tokens (`moves.max_heap >= h`).
+pub fn for_each_option(moves: &MoveSet, h: usize, mut f: impl FnMut(&[usize])) {
+    debug_assert!(moves.max_heap >= h);
+    if h == 0 {
+        return;
+    }
+    if moves.take_all.binary_search(&h).is_ok() {
+        f(&[]);
+    }
+    for &k in &moves.leave_one {
+        if k >= h {
+            break;
+        }
+        f(&[h - k]);
+    }
+    for s in &moves.leave_two {
+        if s.take + 2 > h {
+            break;
+        }
+        let r = h - s.take;
+        for a in 1..=r / 2 {
+            if s.unequal && 2 * a == r {
+                continue;
+            }
+            f(&[a, r - a]);
+        }
+    }
+    for s in &moves.leave_three {
+        if s.take + 3 > h {
+            break;
+        }
+        let r = h - s.take;
+        for a in 1..=r / 3 {
+            for b in a..=(r - a) / 2 {
+                let c = r - a - b;
+                if s.unequal && (a == b || b == c) {
+                    continue;
+                }
+                f(&[a, b, c]);
+            }
+        }
+    }
+}
+
+/// Does a heap of `h` tokens have any move?
+pub fn has_option(moves: &MoveSet, h: usize) -> bool {
+    if h == 0 {
+        return false;
+    }
+    moves.take_all.binary_search(&h).is_ok()
+        || moves.leave_one.first().is_some_and(|&k| k < h)
+        || moves
+            .leave_two
+            .iter()
+            .any(|s| s.take + 2 <= h && !(s.unequal && h - s.take == 2))
+        || moves.leave_three.iter().any(|s| {
+            s.take + 3 <= h && !(s.unequal && h - s.take < 6) // 1+2+3 is the least unequal split
+        })
+}
+
+/// Analyses the sum of `heaps` of `rule` under normal play, with `values` holding the Grundy
+/// values of every heap up to the largest one.
+pub fn analyze(rule: &Rule, heaps: &[usize], values: &Values) -> Result<Analysis, PositionError> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    if max >= values.len() {
+        return Err(PositionError::ValuesTooShort {
+            heap: max,
+            known: values.len(),
+        });
+    }
+    let heap_values: Vec<u32> = heaps.iter().map(|&h| values.get(h)).collect();
+    let nim_sum = heap_values.iter().fold(0, |s, &v| s ^ v);
+    let outcome = if nim_sum == 0 { Outcome::P } else { Outcome::N };
+    let mut winning_moves = Vec::new();
+    if outcome == Outcome::N {
+        let moves = rule.moves(max);
+        for (i, (&h, &g)) in heaps.iter().zip(&heap_values).enumerate() {
+            let target = nim_sum ^ g;
+            let first = winning_moves.len();
+            for_each_option(&moves, h, |to| {
+                let v = to.iter().fold(0, |s, &x| s ^ values.get(x));
+                if v == target {
+                    winning_moves.push(WinningMove {
+                        heap_index: i,
+                        from: h,
+                        to: to.to_vec(),
+                    });
+                }
+            });
+            // Each option is produced once already; sorting and deduplicating keeps that promise
+            // independent of the enumeration.
+            let mut mine = winning_moves.split_off(first);
+            mine.sort_unstable();
+            mine.dedup();
+            winning_moves.extend(mine);
+        }
+    }
+    Ok(Analysis {
+        heaps: heaps.to_vec(),
+        values: heap_values,
+        nim_sum,
+        outcome,
+        winning_moves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{compute, EngineKind};
+
+    fn options(code: &str, h: usize) -> Vec<Vec<usize>> {
+        let rule = Rule::parse(code).unwrap();
+        let mut out = Vec::new();
+        for_each_option(&rule.moves(h), h, |o| out.push(o.to_vec()));
+        out
+    }
+
+    #[test]
+    fn options_by_hand() {
+        // Kayles: take 1 or 2 pins, from the end or the middle.
+        let mut k = options("0.77", 4);
+        k.sort();
+        assert_eq!(
+            k,
+            vec![vec![1, 1], vec![1, 2], vec![2], vec![3]],
+            "Kayles heap of 4"
+        );
+        assert_eq!(options("0.77", 2), vec![vec![], vec![1]]);
+        // Grundy's game: unequal splits only.
+        assert_eq!(options("4!.0", 6), vec![vec![1, 5], vec![2, 4]]);
+        assert!(options("4!.0", 2).is_empty());
+        // Hexadecimal 0.8: take one token, leave three heaps.
+        assert_eq!(options("0.8", 5), vec![vec![1, 1, 2]]);
+        assert_eq!(options("0.8!", 7), vec![vec![1, 2, 3]]);
+    }
+
+    /// The options enumerated here give, by the mex rule, the values of the exact engine.
+    #[test]
+    fn options_give_engine_values() {
+        for code in [
+            "0.77", "0.137", "4!.0", "0.6", "0.8", "0.[3]", "0.8!", "4.[3]",
+        ] {
+            let rule = Rule::parse(code).unwrap();
+            let n = 40;
+            let values = compute(&rule, n, EngineKind::Exact).unwrap();
+            let moves = rule.moves(n - 1);
+            for h in 0..n {
+                let mut seen = [false; 64];
+                let mut any = false;
+                for_each_option(&moves, h, |o| {
+                    any = true;
+                    seen[o.iter().fold(0, |s, &x| s ^ values.get(x)) as usize] = true;
+                });
+                let mex = seen.iter().position(|&s| !s).unwrap() as u32;
+                assert_eq!(mex, values.get(h), "{code} heap {h}");
+                assert_eq!(any, has_option(&moves, h), "{code} heap {h}");
+            }
+        }
+    }
+
+    #[test]
+    fn nim_position() {
+        let rule = Rule::parse("nim").unwrap();
+        let values = compute(&rule, 8, EngineKind::Exact).unwrap();
+        let a = analyze(&rule, &[3, 4, 5], &values).unwrap();
+        assert_eq!(a.nim_sum, 2);
+        assert_eq!(a.outcome, Outcome::N);
+        // Only the 3 can be reduced: to 1.
+        assert_eq!(
+            a.winning_moves,
+            vec![WinningMove {
+                heap_index: 0,
+                from: 3,
+                to: vec![1]
+            }]
+        );
+        let p = analyze(&rule, &[1, 2, 3], &values).unwrap();
+        assert_eq!(p.outcome, Outcome::P);
+        assert!(p.winning_moves.is_empty());
+        assert!(analyze(&rule, &[8], &values).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! Output of `nimseq play`: a sum of heaps, its nim-sum, outcome and winning moves.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::game_title;
+use crate::position::misere::{Method, MisereAnalysis};
+use crate::position::{Analysis, WinningMove};
+use crate::rules::Rule;
+
+#[derive(Serialize)]
+struct MoveJson<'a> {
+    heap_index: usize,
+    from: usize,
+    to: &'a [usize],
+}
+
+fn moves_json(moves: &[WinningMove]) -> Vec<MoveJson<'_>> {
+    moves
+        .iter()
+        .map(|m| MoveJson {
+            heap_index: m.heap_index,
+            from: m.from,
+            to: &m.to,
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct NormalJson<'a> {
+    game: String,
+    play: &'static str,
+    heaps: &'a [usize],
+    values: &'a [u32],
+    nim_sum: u32,
+    outcome: &'static str,
+    winning_moves: Vec<MoveJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct MisereJson<'a> {
+    game: String,
+    play: &'static str,
+    heaps: &'a [usize],
+    outcome: &'static str,
+    winning_moves: Vec<MoveJson<'a>>,
+    method: &'static str,
+    positions_searched: Option<usize>,
+}
+
+/// Writes a normal-play analysis as one JSON object.
+pub fn write_play_json<W: Write>(out: W, rule: &Rule, a: &Analysis) -> io::Result<()> {
+    super::write_json(
+        out,
+        &NormalJson {
+            game: rule.code(),
+            play: "normal",
+            heaps: &a.heaps,
+            values: &a.values,
+            nim_sum: a.nim_sum,
+            outcome: a.outcome.letter(),
+            winning_moves: moves_json(&a.winning_moves),
+        },
+    )
+}
+
+/// Writes a misère-play analysis as one JSON object.
+pub fn write_misere_json<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> io::Result<()> {
+    super::write_json(
+        out,
+        &MisereJson {
+            game: rule.code(),
+            play: "misere",
+            heaps: &a.heaps,
+            outcome: a.outcome.letter(),
+            winning_moves: moves_json(&a.winning_moves),
+            method: method_name(a.method),
+            positions_searched: match a.method {
+                Method::Search { positions } => Some(positions),
+                Method::Bouton => None,
+            },
+        },
+    )
+}
+
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Bouton => "Bouton's misère Nim theorem",
+        Method::Search { .. } => "exhaustive search",
+    }
+}
+
+fn join<T: ToString>(xs: &[T]) -> String {
+    xs.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn outcome_text(letter: &str) -> &'static str {
+    if letter == "P" {
+        "P: the player to move loses"
+    } else {
+        "N: the player to move wins"
+    }
+}
+
+fn write_moves<W: Write>(out: &mut W, moves: &[WinningMove]) -> io::Result<()> {
+    writeln!(
+        out,
+        "winning moves {} (heap index: heap -> heaps left)",
+        moves.len()
+    )?;
+    for m in moves {
+        let to = if m.to.is_empty() {
+            "nothing".to_string()
+        } else {
+            join(&m.to)
+        };
+        writeln!(out, "  #{}: {} -> {}", m.heap_index, m.from, to)?;
+    }
+    Ok(())
+}
+
+/// Writes a normal-play analysis for people.
+pub fn write_play_text<W: Write>(out: W, rule: &Rule, a: &Analysis) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    writeln!(out, "game          {}", game_title(rule))?;
+    writeln!(out, "play          normal (the last player to move wins)")?;
+    writeln!(out, "heaps         {}", join(&a.heaps))?;
+    writeln!(out, "values        {}", join(&a.values))?;
+    writeln!(out, "nim-sum       {}", a.nim_sum)?;
+    writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;
+    write_moves(&mut out, &a.winning_moves)?;
+    out.flush()
+}
+
+/// Writes a misère-play analysis for people.
+pub fn write_misere_text<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    writeln!(out, "game          {}", game_title(rule))?;
+    writeln!(out, "play          misère (the last player to move loses)")?;
+    writeln!(out, "heaps         {}", join(&a.heaps))?;
+    match a.method {
+        Method::Search { positions } => writeln!(
+            out,
+            "method        exhaustive search ({positions} positions)"
+        )?,
+        Method::Bouton => writeln!(
+            out,
+            "method        Bouton's misère Nim theorem (every heap moves like a Nim heap)"
+        )?,
+    }
+    writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;
+    write_moves(&mut out, &a.winning_moves)?;
+    out.flush()
+}

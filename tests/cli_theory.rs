@@ -1,0 +1,292 @@
+//! The real binary: `play`, `graph` and `hackenbush`, their output and their errors.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn nimseq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .output()
+        .expect("run nimseq")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = nimseq(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// Exit code and the single stderr line.
+fn fails(args: &[&str]) -> (i32, String) {
+    let out = nimseq(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(out.stdout.is_empty());
+    (out.status.code().unwrap(), err)
+}
+
+// ---------------------------------------------------------------------------------------------
+// play
+
+#[test]
+fn play_kayles() {
+    // Kayles values (OEIS A002186): G(3) = 3, G(5) = 4, G(7) = 2; nim-sum 5. A winning move
+    // replaces the 5 by heaps of value 5 ^ 4 = 1. The options of 5 are 4 (value 1), 1+3 (2),
+    // 2+2 (0), 3 (3) and 1+2 (3); from 3 and 7 none has value 3 ^ 5 = 6 or 2 ^ 5 = 7.
+    let v = json(&["play", "kayles", "3", "5", "7", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([3, 4, 2]));
+    assert_eq!(v["nim_sum"], 5);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"heap_index": 1, "from": 5, "to": [4]}])
+    );
+    let text = ok(&["play", "kayles", "3", "5", "7"]);
+    assert!(text.contains("nim-sum       5"), "{text}");
+    assert!(text.contains("#1: 5 -> 4"), "{text}");
+}
+
+#[test]
+fn play_p_position_and_take_all() {
+    let v = json(&["play", "nim", "1", "2", "3", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    // Nim 0 and 5: the winning move takes the whole heap of 5.
+    let v = json(&["play", "nim", "0", "5", "--json"]);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"heap_index": 1, "from": 5, "to": []}])
+    );
+}
+
+#[test]
+fn play_large_heap_lists_each_result_once() {
+    // Grundy's game, one heap of 2000: every winning split, none repeated.
+    let v = json(&["play", "grundy", "2000", "--json"]);
+    let moves = v["winning_moves"].as_array().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for m in moves {
+        assert_eq!(m["from"], 2000);
+        let to: Vec<u64> = m["to"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        assert_eq!(to.len(), 2);
+        assert!(to[0] < to[1] && to[0] + to[1] == 2000);
+        assert!(seen.insert(to));
+    }
+    let expect_n = v["nim_sum"] != 0;
+    assert_eq!(v["outcome"] == "N", expect_n);
+    assert_eq!(moves.is_empty(), !expect_n);
+}
+
+#[test]
+fn play_misere() {
+    // Misère Nim (Bouton): 1 1 1 is lost for the player to move; 1 1 wins; 2 2 loses.
+    assert_eq!(
+        json(&["play", "nim", "1", "1", "1", "--misere", "--json"])["outcome"],
+        "P"
+    );
+    let v = json(&["play", "nim", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["play"], "misere");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([
+            {"heap_index": 0, "from": 1, "to": []},
+            {"heap_index": 1, "from": 1, "to": []}
+        ])
+    );
+    // Misère Nim 2 2 3: a heap above 1 remains after each of these moves, so they are the
+    // normal-play winning moves (nim-sum 0 left): 2 -> 1 (either 2) and 3 -> nothing.
+    let v = json(&["play", "nim", "2", "2", "3", "--misere", "--json"]);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([
+            {"heap_index": 0, "from": 2, "to": [1]},
+            {"heap_index": 1, "from": 2, "to": [1]},
+            {"heap_index": 2, "from": 3, "to": []}
+        ])
+    );
+    let (code, err) = fails(&[
+        "play",
+        "kayles",
+        "30",
+        "30",
+        "--misere",
+        "--search-limit",
+        "1000",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not decided"), "{err}");
+}
+
+/// A single huge heap of 0.8 has about 8 * 10^10 three-heap options: the misère search must
+/// refuse it from its budget instead of filling memory with option lists.
+#[test]
+fn play_misere_refuses_huge_heap() {
+    let (code, err) = fails(&["play", "0.8", "1000000", "--misere"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("budget"), "{err}");
+}
+
+/// Nim heaps of any size: Bouton's theorem. Nim-sum of 10^9, 123456789 and 5 is non-zero with
+/// big heaps, so the winning move makes it 0: 10^9 -> 123456789 ^ 5 = 123456784.
+#[test]
+fn play_misere_nim_by_bouton() {
+    let v = json(&[
+        "play",
+        "nim",
+        "1000000000",
+        "123456789",
+        "5",
+        "--misere",
+        "--json",
+    ]);
+    assert_eq!(v["method"], "Bouton's misère Nim theorem");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"heap_index": 0, "from": 1000000000u64, "to": [123456784]}])
+    );
+}
+
+#[test]
+fn play_errors() {
+    let (code, err) = fails(&["play", "0.9x", "3"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, err) = fails(&["play", "kayles", "three"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _) = fails(&["play", "kayles"]);
+    assert_eq!(code, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// graph
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn graph_values_and_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    // A Nim heap of 3 as a graph, plus a loop: 'loop' may pass forever or move to h0.
+    let f = write(
+        dir.path(),
+        "g.txt",
+        "# nim heap of 3\nh3 h2\nh3 h1\nh3 h0\nh2 h1\nh2 h0\nh1 h0\nloop loop\nloop h0\nstuck\n",
+    );
+    let v = json(&["graph", &f, "--json"]);
+    assert_eq!(v["values"]["h3"], 3);
+    assert_eq!(v["values"]["h0"], 0);
+    assert_eq!(v["values"]["stuck"], 0);
+    assert_eq!(v["values"]["loop"], "∞(0)");
+    assert_eq!(v["outcomes"]["loop"], "N");
+    assert_eq!(v["cyclic"], true);
+    let text = ok(&["graph", &f]);
+    assert!(text.lines().any(|l| l == "h2 2 N"), "{text}");
+    assert!(text.lines().any(|l| l == "loop ∞(0) N"), "{text}");
+    // --acyclic refuses it and names the vertex on the cycle.
+    let (code, err) = fails(&["graph", &f, "--acyclic"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cycle through vertex 'loop'"), "{err}");
+}
+
+#[test]
+fn graph_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write(dir.path(), "empty.txt", "# nothing here\n\n");
+    let (code, err) = fails(&["graph", &empty]);
+    assert_eq!(code, 2);
+    assert!(err.contains("empty"), "{err}");
+    let bad = write(dir.path(), "bad.txt", "a b\nb c\nc d e\n");
+    let (code, err) = fails(&["graph", &bad]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 3"), "{err}");
+    let missing = dir.path().join("missing.txt");
+    let (code, err) = fails(&["graph", missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.txt"), "{err}");
+}
+
+/// A million moves: the subtraction game {1, 2, 3} on heaps up to 333,335, written as a graph
+/// (values n mod 4), and a cycle of 10^6 vertices (all draws).
+#[test]
+fn graph_with_a_million_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 333_335u32;
+    let mut text = String::with_capacity(16 << 20);
+    for h in 1..=n {
+        for k in 1..=3u32.min(h) {
+            writeln!(text, "n{h} n{}", h - k).unwrap();
+        }
+    }
+    let f = write(dir.path(), "sub.txt", &text);
+    let v = json(&["graph", &f, "--json"]);
+    assert!(v["moves"].as_u64().unwrap() >= 1_000_000);
+    let values = v["values"].as_object().unwrap();
+    assert_eq!(values.len(), n as usize + 1);
+    for (name, value) in values {
+        let h: u64 = name[1..].parse().unwrap();
+        assert_eq!(value.as_u64().unwrap(), h % 4, "{name}");
+    }
+
+    let mut ring = String::with_capacity(16 << 20);
+    let m = 1_000_000u32;
+    for i in 0..m {
+        writeln!(ring, "{i} {}", (i + 1) % m).unwrap();
+    }
+    let f = write(dir.path(), "ring.txt", &ring);
+    let v = json(&["graph", &f, "--json"]);
+    assert_eq!(v["counts"]["D"], m);
+}
+
+// ---------------------------------------------------------------------------------------------
+// hackenbush
+
+#[test]
+fn hackenbush_seed_examples() {
+    let v = json(&["hackenbush", "BBBRRBBR", "RBRRBRR", "--json"]);
+    assert_eq!(v["strings"][0]["value"], "77/32");
+    assert_eq!(v["strings"][1]["value"], "-55/64");
+    assert_eq!(v["value"], "99/64");
+    assert_eq!(v["outcome"], "L");
+    let text = ok(&["hackenbush", "BBBRRBBR", "RBRRBRR"]);
+    assert!(text.contains("2 13/32"), "{text}");
+    assert!(text.contains("-55/64"), "{text}");
+    assert_eq!(json(&["hackenbush", "BBB", "--json"])["value"], "3");
+}
+
+#[test]
+fn hackenbush_green() {
+    let v = json(&["hackenbush", "GGG", "GG", "BR", "RB", "--json"]);
+    assert_eq!(v["value"], "0");
+    assert_eq!(v["nimber"], 1);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(json(&["hackenbush", "GG", "gg", "--json"])["outcome"], "P");
+}
+
+#[test]
+fn hackenbush_errors() {
+    let (code, err) = fails(&["hackenbush", "BBX"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'X'") && err.contains("position 3"), "{err}");
+    let (code, err) = fails(&["hackenbush", "BGR"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mixing green"), "{err}");
+}
