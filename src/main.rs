@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use cli::{
-    ComputeArgs, GenusArgs, GraphArgs, HackenbushArgs, PlayArgs, SurveyArgs, SurveyMergeArgs,
-    UsageError, ValuesArgs,
+    ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted, PlayArgs,
+    SurveyArgs, SurveyMergeArgs, UsageError, ValuesArgs,
 };
 
 /// The notation, shown by `--help`.
@@ -69,6 +69,10 @@ enum Command {
     Graph(GraphArgs),
     /// Exact values of Blue-Red (and green) Hackenbush strings and of their sum.
     Hackenbush(HackenbushArgs),
+    /// Print the summary of a table file (from its metadata; nothing is recomputed).
+    Info(InfoArgs),
+    /// Print the values of a table file (b-file, CSV or raw bytes).
+    Export(ExportArgs),
 }
 
 /// More on `survey`, shown by `survey --help`.
@@ -94,6 +98,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play(args),
         Command::Graph(args) => cli::graph(args),
         Command::Hackenbush(args) => cli::hackenbush(args),
+        Command::Info(args) => cli::info(args),
+        Command::Export(args) => cli::export(args),
     }
 }
 
@@ -109,6 +115,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("nimseq: {}", cli::one_line(&e));
+            if let Some(i) = e.downcast_ref::<Interrupted>() {
+                return ExitCode::from(i.code());
+            }
             if e.is::<UsageError>() {
                 ExitCode::from(2)
             } else {

@@ -4,10 +4,13 @@
 //! [`UsageError`] (exit code 2).
 
 mod compute;
+mod export;
 mod genus;
 mod graph;
 mod hackenbush;
+mod info;
 mod play;
+mod progress;
 mod survey;
 mod values;
 
@@ -17,10 +20,13 @@ use std::process::ExitCode;
 use clap::Args;
 
 pub use compute::{compute, ComputeArgs};
+pub use export::{export, ExportArgs};
 pub use genus::{genus, GenusArgs};
 pub use graph::{graph, GraphArgs};
 pub use hackenbush::{hackenbush, HackenbushArgs};
+pub use info::{info, InfoArgs};
 pub use play::{play, PlayArgs};
+pub use progress::Interrupted;
 pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
@@ -87,6 +93,15 @@ pub fn checked_count(count: u64) -> anyhow::Result<usize> {
     )
     .map_err(usage)?;
     Ok(n)
+}
+
+/// A table error for the user: a file that is not a table of the right game is a usage error.
+pub fn table_error(e: nimseq::table::TableError) -> anyhow::Error {
+    use nimseq::table::TableError;
+    match e {
+        TableError::OtherGame { .. } | TableError::NotATable { .. } => usage(e),
+        e => e.into(),
+    }
 }
 
 /// Is the root cause a closed stdout?

@@ -2,7 +2,6 @@
 
 use clap::Args;
 
-use nimseq::engine;
 use nimseq::report;
 
 use super::SequenceArgs;
@@ -15,12 +14,15 @@ pub struct ValuesArgs {
     /// Leave out the '#' header lines.
     #[arg(long)]
     no_header: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
 pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     let (rule, count) = args.seq.resolve()?;
-    let values = engine::compute(&rule, count, args.seq.engine)?;
+    let values = super::progress::compute_in_memory(&rule, count, args.seq.engine, args.quiet)?;
     let header = if args.no_header {
         Vec::new()
     } else {

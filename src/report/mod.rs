@@ -12,6 +12,7 @@ pub use genus::{genus_notation, write_genus_json, write_genus_text};
 mod graph;
 mod hackenbush;
 mod play;
+mod table;
 
 use std::io::{self, Write};
 
@@ -21,6 +22,8 @@ pub use play::{write_misere_json, write_misere_text, write_play_json, write_play
 
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};
+
+pub use table::{write_csv, write_table_text};
 
 /// The program and version, for headers.
 pub const PROGRAM: &str = concat!("nimseq ", env!("CARGO_PKG_VERSION"));

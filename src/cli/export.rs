@@ -1,0 +1,98 @@
+//! `nimseq export`: the values of a table as a b-file, CSV or raw little-endian bytes.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use nimseq::numbers::parse_count;
+use nimseq::report;
+use nimseq::rules::Rule;
+use nimseq::table::TableReader;
+
+use super::{table_error, usage};
+
+/// Output formats of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// 'n G(n)' lines after a '#' header (OEIS b-file).
+    Bfile,
+    /// 'n,grundy' lines after a header line.
+    Csv,
+    /// The stored values, little-endian, at the table's width (see 'nimseq info').
+    Raw,
+}
+
+/// Arguments of `export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The table file.
+    #[arg(value_name = "PATH")]
+    path: PathBuf,
+    /// The first heap.
+    #[arg(long, value_name = "A", value_parser = heap_arg)]
+    from: Option<u64>,
+    /// Stop before heap B (default: every heap in the table).
+    #[arg(long, value_name = "B", value_parser = heap_arg)]
+    to: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "bfile")]
+    format: Format,
+    /// Leave out the header.
+    #[arg(long)]
+    no_header: bool,
+}
+
+fn heap_arg(s: &str) -> Result<u64, String> {
+    if s.trim() == "0" {
+        return Ok(0);
+    }
+    parse_count(s).map_err(|e| e.to_string())
+}
+
+/// Writes the values of heaps `from..to` to stdout, after checking their checksums.
+pub fn export(args: ExportArgs) -> anyhow::Result<()> {
+    let t = TableReader::open(&args.path).map_err(table_error)?;
+    t.lock_shared()?;
+    let len = t.len();
+    let from = args.from.unwrap_or(0);
+    let to = args.to.unwrap_or(len);
+    if to > len {
+        return Err(usage(format!(
+            "--to {to} is beyond the table, which holds heaps 0 .. {}",
+            len.saturating_sub(1)
+        )));
+    }
+    if from > to {
+        return Err(usage(format!("--from {from} is after --to {to}")));
+    }
+    t.verify_range(from, to)?;
+    let values = t.values()?;
+    let (a, b) = (from as usize, to as usize);
+    let out = std::io::stdout().lock();
+    match args.format {
+        Format::Bfile => {
+            let header = if args.no_header {
+                Vec::new()
+            } else {
+                let rule = Rule::parse(t.game()).map_err(|e| anyhow::anyhow!("{e}"))?;
+                report::bfile_header(&rule, from, to - from)
+            };
+            report::write_bfile(out, &header, from, values.range(a, b))?;
+        }
+        Format::Csv => {
+            let header = if args.no_header {
+                None
+            } else {
+                Some("n,grundy")
+            };
+            report::write_csv(out, header, from, values.range(a, b))?;
+        }
+        Format::Raw => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+            out.write_all(values.bytes(a, b))?;
+            out.flush()?;
+        }
+    }
+    Ok(())
+}

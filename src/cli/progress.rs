@@ -1,0 +1,154 @@
+//! The progress bar on stderr, and the signals that stop a long run cleanly.
+//!
+//! The bar is drawn only when stderr is a terminal and `--quiet` is not given; it is updated
+//! between engine chunks (at most 20 times a second by indicatif), and the rare count, which
+//! needs a Walsh–Hadamard transform of the histogram, is refreshed at most once a second, so
+//! the engine does not notice it.
+
+use std::io::IsTerminal;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use nimseq::analysis::Histogram;
+use nimseq::engine::{self, AnyEngine, EngineError, EngineKind, Values};
+use nimseq::rules::Rule;
+
+/// A progress bar for `total` heaps (or nothing, when hidden).
+pub struct Bar {
+    bar: Option<ProgressBar>,
+    rare_at: Option<Instant>,
+    rare: u64,
+}
+
+impl Bar {
+    /// A bar, shown only when stderr is a terminal and not `quiet`.
+    pub fn new(total: u64, quiet: bool) -> Bar {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let style = ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} heaps, {rate}, ETA {eta}, {msg}",
+            )
+            .expect("valid template")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{} heaps/s", indicatif::HumanCount(s.per_sec() as u64));
+            })
+            .progress_chars("=> ");
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            bar.set_style(style);
+            bar
+        });
+        Bar {
+            bar,
+            rare_at: None,
+            rare: 0,
+        }
+    }
+
+    /// Shows `done` heaps with this histogram.
+    pub fn update(&mut self, done: u64, histogram: &Histogram) {
+        let Some(bar) = &self.bar else { return };
+        if self
+            .rare_at
+            .map_or(true, |t| t.elapsed() >= Duration::from_secs(1))
+        {
+            self.rare = histogram.rare_mask().1;
+            self.rare_at = Some(Instant::now());
+            bar.set_message(format!(
+                "largest {}, rare {}",
+                histogram.max_value(),
+                self.rare
+            ));
+        }
+        bar.set_position(done);
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Computes heaps `0..count` in memory, with a bar.
+pub fn compute_in_memory(
+    rule: &Rule,
+    count: usize,
+    kind: EngineKind,
+    quiet: bool,
+) -> Result<Values, EngineError> {
+    let mut bar = Bar::new(count as u64, quiet);
+    let mut values = Values::default();
+    let mut histogram = Histogram::default();
+    let r = engine::extend(
+        &mut AnyEngine::new(rule, kind),
+        &mut values,
+        count,
+        &mut |v| {
+            if bar.bar.is_some() {
+                if (histogram.len as usize) > v.len() {
+                    // The driver went back after widening: count afresh.
+                    histogram = Histogram::default();
+                }
+                for n in histogram.len as usize..v.len() {
+                    histogram.add(v.get(n));
+                }
+                bar.update(v.len() as u64, &histogram);
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    bar.finish();
+    r.map(|()| values)
+}
+
+/// The signal that asked the process to stop, if any (SIGINT or SIGTERM).
+#[derive(Clone)]
+pub struct Signals(Arc<AtomicUsize>);
+
+impl Signals {
+    /// Catches SIGINT and SIGTERM from now on: they only set a flag.
+    pub fn catch() -> anyhow::Result<Signals> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let flag = Arc::new(AtomicUsize::new(0));
+        for sig in [SIGINT, SIGTERM] {
+            signal_hook::flag::register_usize(sig, Arc::clone(&flag), sig as usize)?;
+        }
+        Ok(Signals(flag))
+    }
+
+    /// The signal received, if any.
+    pub fn received(&self) -> Option<i32> {
+        match self.0.load(Ordering::Relaxed) {
+            0 => None,
+            s => Some(s as i32),
+        }
+    }
+}
+
+/// A run stopped by a signal: exit code 128 + the signal's number.
+#[derive(Debug)]
+pub struct Interrupted {
+    /// The signal.
+    pub signal: i32,
+    /// What to tell the user.
+    pub message: String,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+impl Interrupted {
+    /// The exit code.
+    pub fn code(&self) -> u8 {
+        (128 + self.signal) as u8
+    }
+}

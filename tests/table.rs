@@ -1,0 +1,458 @@
+//! The table commands run as a user runs them: `compute --table`, `info`, `export`, crashes
+//! (SIGKILL at random moments), signals, damaged files, a full disk and a read-only location.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use nimseq::engine::{self, EngineKind};
+use nimseq::rules::Rule;
+use nimseq::table::{TableReader, FORMAT_VERSION, VALUES_OFFSET};
+
+fn nimseq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .output()
+        .expect("run nimseq")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = nimseq(args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn exact(game: &str, n: usize) -> Vec<u32> {
+    engine::compute(&Rule::parse(game).unwrap(), n, EngineKind::Exact)
+        .unwrap()
+        .to_u32s()
+}
+
+/// A small deterministic generator (xorshift), seeded from the clock and printed.
+struct Rng(u64);
+impl Rng {
+    fn new() -> Rng {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64
+            | 1;
+        eprintln!("seed {seed}");
+        Rng(seed)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[test]
+fn info_and_export_agree_with_compute() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("g.nimseq");
+    let json = ok(&[
+        "compute",
+        "grundy",
+        "-n",
+        "3000",
+        "--table",
+        p(&t),
+        "--json",
+    ]);
+    assert_eq!(json, ok(&["compute", "grundy", "-n", "3000", "--json"]));
+    assert_eq!(ok(&["info", p(&t), "--json"]), json);
+    assert_eq!(ok(&["info", p(&t), "--json", "--verify"]), json);
+    let summary = ok(&["info", p(&t)]);
+    assert!(summary.contains("1 byte(s) per value") && summary.contains("4!.0 (grundy)"));
+    // The b-file equals `values`, and a range is the matching slice of it.
+    assert_eq!(
+        ok(&["export", p(&t)]),
+        ok(&["values", "grundy", "-n", "3000"])
+    );
+    let part = ok(&["export", p(&t), "--from", "10", "--to", "13", "--no-header"]);
+    let v = exact("grundy", 13);
+    assert_eq!(part, format!("10 {}\n11 {}\n12 {}\n", v[10], v[11], v[12]));
+    let csv = ok(&["export", p(&t), "--to", "2", "--format", "csv"]);
+    assert_eq!(csv, "n,grundy\n0 0\n1 0\n".replace(' ', ","));
+    let raw = nimseq(&["export", p(&t), "--format", "raw"]).stdout;
+    assert_eq!(
+        raw,
+        exact("grundy", 3000)
+            .iter()
+            .map(|&g| g as u8)
+            .collect::<Vec<_>>()
+    );
+    let o = nimseq(&["export", p(&t), "--to", "5000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
+#[test]
+fn smaller_and_larger_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    ok(&["compute", "0.6", "-n", "2000", "--table", p(&a), "-q"]);
+    // A smaller N summarizes the prefix and leaves the table alone.
+    let small = ok(&["compute", "0.6", "-n", "500", "--table", p(&a), "--json"]);
+    assert_eq!(small, ok(&["compute", "0.6", "-n", "500", "--json"]));
+    assert_eq!(TableReader::open(&a).unwrap().len(), 2000);
+    // A larger N extends it, to the same bytes as one run.
+    ok(&["compute", "0.6", "-n", "5000", "--table", p(&a), "-q"]);
+    ok(&["compute", "0.6", "-n", "5000", "--table", p(&b), "-q"]);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+/// The checked-in fixture (Kayles, heaps 0 .. 999, written by format version 1): this build
+/// reads it, its values are Kayles' (checked against the exact engine and OEIS A002186), and a
+/// fresh run writes the same bytes, so the format cannot change unnoticed.
+#[test]
+fn fixture_is_read_and_reproduced() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kayles-1000.nimseq");
+    let bytes = std::fs::read(&fixture).unwrap();
+    assert_eq!(&bytes[..8], b"NIMSEQTB");
+    assert_eq!(
+        u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+        FORMAT_VERSION
+    );
+    let r = TableReader::open(&fixture).unwrap();
+    r.verify().unwrap();
+    assert_eq!(r.game(), "0.77");
+    let v = r.values().unwrap();
+    assert_eq!(v.range(0, v.len()).collect::<Vec<_>>(), exact("0.77", 1000));
+    // OEIS A002186 (Kayles): 0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, ...
+    assert_eq!(
+        v.range(0, 16).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("k.nimseq");
+    ok(&["compute", "kayles", "-n", "1000", "--table", p(&t)]);
+    assert_eq!(std::fs::read(&t).unwrap(), bytes);
+}
+
+/// Kills `compute` with SIGKILL at random moments, checks that every killed table opens, and
+/// that the finished table is byte-identical to an uninterrupted run. Nim widens 8 → 16 bits
+/// at heap 256, so some kills land in a widening.
+#[test]
+fn sigkill_loop_resumes_to_identical_bytes() {
+    let mut rng = Rng::new();
+    for (game, n) in [("0.[3]", "20000"), ("0.6", "60000")] {
+        let dir = tempfile::tempdir().unwrap();
+        let (reference, t) = (dir.path().join("ref"), dir.path().join("t"));
+        let began = Instant::now();
+        ok(&["compute", game, "-n", n, "--table", p(&reference), "-q"]);
+        let full = began.elapsed().as_millis() as u64 + 1;
+        let mut kills = 0;
+        let deadline = Instant::now() + Duration::from_secs(8);
+        while Instant::now() < deadline {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+                .args([
+                    "compute",
+                    game,
+                    "-n",
+                    n,
+                    "--table",
+                    p(&t),
+                    "-q",
+                    "--checkpoint",
+                    "0.005",
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            sleep(Duration::from_millis(rng.below(full / 3 + 2)));
+            child.kill().unwrap();
+            let out = child.wait_with_output().unwrap();
+            if out.status.success() {
+                break;
+            }
+            assert!(out.status.code().is_none(), "{}", text(&out.stderr));
+            kills += 1;
+            // Whatever moment the kill hit, the table opens (or was not created yet).
+            if t.exists() {
+                let o = nimseq(&["info", p(&t), "--json"]);
+                assert!(
+                    o.status.success(),
+                    "after kill {kills}: {}",
+                    text(&o.stderr)
+                );
+            }
+        }
+        ok(&["compute", game, "-n", n, "--table", p(&t), "-q"]);
+        eprintln!("{game}: {kills} kills");
+        assert!(kills > 0);
+        assert_eq!(
+            std::fs::read(&t).unwrap(),
+            std::fs::read(&reference).unwrap()
+        );
+    }
+}
+
+#[test]
+fn sigint_and_sigterm_checkpoint_and_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (reference, t) = (dir.path().join("ref"), dir.path().join("t"));
+    let args = ["compute", "0.6", "-n", "40000", "-q"];
+    for (sig, code, name) in [
+        (libc::SIGTERM, 143, "SIGTERM"),
+        (libc::SIGINT, 130, "SIGINT"),
+    ] {
+        let child = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+            .args(args)
+            .args(["--table", p(&t)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        sleep(Duration::from_millis(250));
+        // SAFETY: a plain kill(2) of our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(err.contains(&format!("stopped by {name}")), "{err}");
+        let at: u64 = err
+            .split(" .. ")
+            .nth(1)
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(TableReader::open(&t).unwrap().len(), at + 1);
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    ok(&["compute", "0.6", "-n", "40000", "-q", "--table", p(&t)]);
+    ok(&[
+        "compute",
+        "0.6",
+        "-n",
+        "40000",
+        "-q",
+        "--table",
+        p(&reference),
+    ]);
+    assert_eq!(
+        std::fs::read(&t).unwrap(),
+        std::fs::read(&reference).unwrap()
+    );
+}
+
+#[test]
+fn second_writer_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(["compute", "0.6", "-n", "1e6", "-q", "--table", p(&t)])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while TableReader::open(&t).map_or(true, |r| r.is_empty()) {
+        assert!(began.elapsed() < Duration::from_secs(20));
+        sleep(Duration::from_millis(20));
+    }
+    let o = nimseq(&["compute", "0.6", "-n", "1e6", "-q", "--table", p(&t)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("being written by another nimseq process"));
+    // A reader of the committed state is fine; an export waits for the writer to finish.
+    assert!(nimseq(&["info", p(&t)]).status.success());
+    assert_eq!(nimseq(&["export", p(&t)]).status.code(), Some(1));
+    first.kill().unwrap();
+    first.wait().unwrap();
+}
+
+fn damaged_message(t: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut all = args.to_vec();
+    all.push(p(t));
+    let o = nimseq(&all);
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    (o.status.code(), err)
+}
+
+#[test]
+fn damaged_tables_are_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    ok(&["compute", "sub(1,2,3)", "-n", "3e6", "--table", p(&t), "-q"]);
+    let good = std::fs::read(&t).unwrap();
+
+    // A flipped byte among the values: caught by every command that reads them.
+    let mut b = good.clone();
+    b[VALUES_OFFSET as usize + 2_500_000] ^= 1;
+    std::fs::write(&t, &b).unwrap();
+    assert!(
+        nimseq(&["info", p(&t)]).status.success(),
+        "info reads only the metadata"
+    );
+    for args in [&["info", "--verify"][..], &["export"][..]] {
+        let (code, err) = damaged_message(&t, args);
+        assert_eq!(code, Some(1));
+        assert!(
+            err.contains("is damaged: the values of heaps 2097152 .. 2999999 fail their checksum"),
+            "{err}"
+        );
+    }
+    let o = nimseq(&["compute", "sub(1,2,3)", "-n", "4e6", "--table", p(&t)]);
+    assert!(text(&o.stderr).contains("fail their checksum"));
+
+    // A flipped byte in the metadata.
+    let mut b = good.clone();
+    let at = b.len() - 100;
+    b[at] ^= 0x10;
+    std::fs::write(&t, &b).unwrap();
+    let (code, err) = damaged_message(&t, &["info"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("the metadata block fails its checksum"),
+        "{err}"
+    );
+
+    // A truncated file.
+    std::fs::write(&t, &good[..good.len() / 2]).unwrap();
+    let (code, err) = damaged_message(&t, &["info"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("truncated"), "{err}");
+    std::fs::write(&t, &good[..1000]).unwrap();
+    let (_, err) = damaged_message(&t, &["info"]);
+    assert!(err.contains("truncated"), "{err}");
+
+    // Wrong magic, another format version, another game.
+    let mut b = good.clone();
+    b[0] = b'X';
+    b[2048] = b'X';
+    std::fs::write(&t, &b).unwrap();
+    let (code, err) = damaged_message(&t, &["info"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("is not a nimseq table"), "{err}");
+    let mut b = good.clone();
+    b[8] = 99;
+    b[2048 + 8] = 99;
+    std::fs::write(&t, &b).unwrap();
+    let (code, err) = damaged_message(&t, &["info"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("format version 99; this nimseq reads version 1"),
+        "{err}"
+    );
+    std::fs::write(&t, &good).unwrap();
+    let o = nimseq(&["compute", "0.6", "-n", "10", "--table", p(&t)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("holds the values of 0.333, not 0.6"));
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+struct Mount(std::path::PathBuf);
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+fn mount_tmpfs(dir: &Path, options: &str) -> Option<Mount> {
+    let ok = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", options, "tmpfs", p(dir)])
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then(|| Mount(dir.to_path_buf()))
+}
+
+#[test]
+fn full_disk_is_a_clean_error_and_resumes_elsewhere() {
+    if !is_root() {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small");
+    std::fs::create_dir(&small).unwrap();
+    let Some(_m) = mount_tmpfs(&small, "size=2m") else {
+        eprintln!("skipped: mount -t tmpfs failed (no privilege in this container?)");
+        return;
+    };
+    let t = small.join("t");
+    let o = nimseq(&["compute", "sub(1,2,3)", "-n", "6e6", "-q", "--table", p(&t)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("No space left on device") && err.contains("the table holds heaps 0 .. "),
+        "{err}"
+    );
+    let r = TableReader::open(&t).unwrap();
+    r.verify().unwrap();
+    let at = r.len();
+    assert!(at > 0, "the space there was is used: {err}");
+    let held = format!("holds heaps 0 .. {} and resumes from heap {at}", at - 1);
+    assert!(err.contains(&held), "{err}");
+    // On a disk with room, the same table resumes and finishes like an uninterrupted run.
+    let moved = dir.path().join("t");
+    std::fs::copy(&t, &moved).unwrap();
+    ok(&[
+        "compute",
+        "sub(1,2,3)",
+        "-n",
+        "6e6",
+        "-q",
+        "--table",
+        p(&moved),
+    ]);
+    let reference = dir.path().join("ref");
+    ok(&[
+        "compute",
+        "sub(1,2,3)",
+        "-n",
+        "6e6",
+        "-q",
+        "--table",
+        p(&reference),
+    ]);
+    assert_eq!(
+        std::fs::read(&moved).unwrap(),
+        std::fs::read(&reference).unwrap()
+    );
+}
+
+#[test]
+fn read_only_location_is_a_clean_error() {
+    if !is_root() {
+        eprintln!("skipped: mounting a read-only tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let Some(_m) = mount_tmpfs(dir.path(), "ro,size=1m") else {
+        eprintln!("skipped: mount -t tmpfs failed (no privilege in this container?)");
+        return;
+    };
+    let o = nimseq(&[
+        "compute",
+        "kayles",
+        "-n",
+        "100",
+        "-q",
+        "--table",
+        p(&dir.path().join("t")),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Read-only file system") && err.lines().count() == 1,
+        "{err}"
+    );
+}
