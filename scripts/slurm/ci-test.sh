@@ -94,12 +94,13 @@ if ! "$NIMSEQ" compute --help 2>/dev/null | grep -q -- '--table'; then
     log "SKIPPED the long job: this nimseq has no 'compute --table' yet"
     exit 0
 fi
-GAME=${LONG_GAME:-0.16} LN=${LONG_N:-2^21}
+GAME=${LONG_GAME:-0.16} LN=${LONG_N:-2^16}
 t0=$(date +%s)
-"$NIMSEQ" compute "$GAME" -n "$LN" --table "$work/local.table" >/dev/null
+# The exact engine: slow enough (~20 s) to be stopped twice mid-run, whatever engine is fastest.
+"$NIMSEQ" compute "$GAME" -n "$LN" --engine exact --table "$work/local.table" -q >/dev/null
 "$NIMSEQ" export "$work/local.table" --no-header >"$work/local.values"
 local_s=$(( $(date +%s) - t0 ))
-id=$(GAME=$GAME N=$LN TABLE=$work/long.table NIMSEQ=$NIMSEQ \
+id=$(GAME=$GAME N=$LN TABLE=$work/long.table NIMSEQ=$NIMSEQ ENGINE=exact NIMSEQ_ARGS=-q \
     sbatch --parsable --chdir="$work" --cpus-per-task=1 --output="$work/slurm-long-%j.out" \
     "$here/long-run.sbatch")
 log "long job $id submitted ($GAME, N = $LN; $local_s s locally)"
@@ -123,6 +124,10 @@ st=$(states "$id")
 [ "$st" = "1 COMPLETED" ] || fail "long job: $st"
 restarts=$(scontrol show job "$id" -o | grep -o 'Restarts=[0-9]*' | cut -d= -f2)
 [ "${restarts:-0}" -ge 1 ] || fail "the long job was never restarted"
+# nimseq says how far the table was when a signal stopped it: the restarts resumed from there.
+grep -q "stopped by SIGTERM: .* holds heaps 0 \.\." "$work/slurm-long-$id.out" \
+    || fail "no checkpoint message in the long job's log"
+log "$(grep -c "stopped by SIGTERM" "$work/slurm-long-$id.out") checkpoints: $(grep -o "holds heaps 0 \.\. [0-9]*" "$work/slurm-long-$id.out" | tr '\n' ';')"
 "$NIMSEQ" export "$work/long.table" --no-header >"$work/long.values"
 cmp "$work/long.values" "$work/local.values" || fail "the resumed table differs from the local run"
 log "long job: restarted $restarts times, table equals the local run ($(( $(date +%s) - t0 )) s)"
