@@ -180,20 +180,39 @@ fn misere_play_matches_game_tree() {
             memo: HashMap::new(),
         };
         for heaps in positions(7) {
-            let a = misere::analyze(&rule, &heaps, misere::DEFAULT_LIMIT).unwrap();
-            let sorted = Brute::normalized(&heaps);
+            // Every exact method: whatever `analyze` picks, canonical forms, and the search.
+            let picked = misere::analyze(&rule, &heaps, misere::DEFAULT_LIMIT).unwrap();
+            let forms = misere::analyze_by_forms(&rule, &heaps, misere::DEFAULT_LIMIT)
+                .expect("small positions fit the form budget");
+            let search = misere::analyze_by_search(&rule, &heaps, misere::DEFAULT_LIMIT).unwrap();
+            for a in [&picked, &forms, &search] {
+                check_misere(&mut brute, code, &heaps, a);
+            }
+        }
+    }
+}
+
+fn check_misere(brute: &mut Brute, code: &str, heaps: &[usize], a: &misere::MisereAnalysis) {
+    {
+        {
+            let sorted = Brute::normalized(heaps);
             let expected = if brute.wins(&sorted) {
                 Outcome::N
             } else {
                 Outcome::P
             };
-            assert_eq!(a.outcome, expected, "{code} {heaps:?}");
+            assert_eq!(a.outcome, expected, "{code} {heaps:?} ({:?})", a.method);
             let got: Vec<(usize, Vec<usize>)> = a
                 .winning_moves
                 .iter()
                 .map(|m| (m.heap_index, m.to.clone()))
                 .collect();
-            assert_eq!(got, brute.winning_moves(&heaps), "{code} {heaps:?}");
+            assert_eq!(
+                got,
+                brute.winning_moves(heaps),
+                "{code} {heaps:?} ({:?})",
+                a.method
+            );
         }
     }
 }

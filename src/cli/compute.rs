@@ -50,7 +50,8 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
         Some(path) => compute_table(&args, path)?,
         None => {
             let (rule, count) = args.seq.resolve()?;
-            let values = compute_in_memory(&rule, count, args.seq.engine, args.quiet)?;
+            let exec = args.seq.executor()?;
+            let values = compute_in_memory(&rule, count, args.seq.engine, &exec, args.quiet)?;
             (Summary::of_values(&rule.code(), &values), rule)
         }
     };
@@ -75,7 +76,7 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     let mut bar = Bar::new(count, args.quiet);
     let r = table::extend(
         &mut t,
-        &mut AnyEngine::new(&rule, args.seq.engine),
+        &mut AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
         count,
         &Checkpoints {
             interval: args.checkpoint,

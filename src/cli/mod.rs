@@ -30,7 +30,7 @@ pub use progress::Interrupted;
 pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
-use nimseq::engine::EngineKind;
+use nimseq::engine::{EngineKind, Executor};
 use nimseq::numbers::parse_count;
 use nimseq::resources::check_memory;
 use nimseq::rules::Rule;
@@ -61,9 +61,13 @@ pub struct SequenceArgs {
     /// How many values: heaps 0 .. N-1 (1000, 1e6, 2^20).
     #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_hyphen_values = true)]
     pub count: u64,
-    /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
+    /// Engine: exact (reference, O(N^2)), sparse (rare/common values) or auto (sparse where
+    /// some move splits a heap, else exact).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     pub engine: EngineKind,
+    /// Worker threads for one game (default: all cores); the values do not depend on it.
+    #[arg(long, value_name = "T", value_parser = threads_arg)]
+    pub threads: Option<usize>,
 }
 
 impl SequenceArgs {
@@ -72,6 +76,20 @@ impl SequenceArgs {
         let rule = Rule::parse(&self.game).map_err(usage)?;
         let count = checked_count(self.count)?;
         Ok((rule, count))
+    }
+
+    /// The executor for `--threads`.
+    pub fn executor(&self) -> anyhow::Result<Executor> {
+        Ok(Executor::new(self.threads.unwrap_or(0))?)
+    }
+}
+
+fn threads_arg(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("the thread count must be at least 1".to_string()),
+        Ok(t) if t > 1024 => Err(format!("{t} threads is more than 1024")),
+        Ok(t) => Ok(t),
+        Err(_) => Err(format!("'{s}' is not a thread count")),
     }
 }
 

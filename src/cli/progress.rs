@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::analysis::Histogram;
-use nimseq::engine::{self, AnyEngine, EngineError, EngineKind, Values};
+use nimseq::engine::{self, AnyEngine, EngineError, EngineKind, Executor, Values};
 use nimseq::rules::Rule;
 
 /// A progress bar for `total` heaps (or nothing, when hidden).
@@ -78,13 +78,14 @@ pub fn compute_in_memory(
     rule: &Rule,
     count: usize,
     kind: EngineKind,
+    exec: &Executor,
     quiet: bool,
 ) -> Result<Values, EngineError> {
     let mut bar = Bar::new(count as u64, quiet);
     let mut values = Values::default();
     let mut histogram = Histogram::default();
     let r = engine::extend(
-        &mut AnyEngine::new(rule, kind),
+        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
         &mut values,
         count,
         &mut |v| {

@@ -22,7 +22,9 @@ pub struct ValuesArgs {
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
 pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     let (rule, count) = args.seq.resolve()?;
-    let values = super::progress::compute_in_memory(&rule, count, args.seq.engine, args.quiet)?;
+    let exec = args.seq.executor()?;
+    let values =
+        super::progress::compute_in_memory(&rule, count, args.seq.engine, &exec, args.quiet)?;
     let header = if args.no_header {
         Vec::new()
     } else {

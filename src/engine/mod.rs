@@ -7,6 +7,8 @@
 //! stop cleanly. The exact engine ([`Exact`]) is the reference every other engine must match.
 
 mod exact;
+mod executor;
+mod sparse;
 mod values;
 
 use std::ops::ControlFlow;
@@ -15,6 +17,8 @@ use std::str::FromStr;
 use thiserror::Error;
 
 pub use exact::{value_span, Exact, MexSet};
+pub use executor::{available_threads, Executor, ExecutorError};
+pub use sparse::{Sparse, SparseState};
 pub use values::{Cell, Overflow, Values, Width};
 
 use crate::rules::Rule;
@@ -33,7 +37,9 @@ pub trait Fill {
 pub enum EngineKind {
     /// The exact reference engine.
     Exact,
-    /// Whatever is fastest for the rule.
+    /// The sparse-space (rare/common) engine, parallel over the heaps of one game.
+    Sparse,
+    /// Whatever is fastest for the rule: sparse where some move splits a heap, else exact.
     #[default]
     Auto,
 }
@@ -43,8 +49,11 @@ impl FromStr for EngineKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "exact" => Ok(EngineKind::Exact),
+            "sparse" => Ok(EngineKind::Sparse),
             "auto" => Ok(EngineKind::Auto),
-            other => Err(format!("unknown engine '{other}' (choose exact or auto)")),
+            other => Err(format!(
+                "unknown engine '{other}' (choose exact, sparse or auto)"
+            )),
         }
     }
 }
@@ -54,13 +63,32 @@ impl FromStr for EngineKind {
 pub enum AnyEngine {
     /// The exact reference engine.
     Exact(Exact),
+    /// The sparse-space engine.
+    Sparse(Sparse),
 }
 
 impl AnyEngine {
-    /// The engine of `kind` for `rule`.
+    /// The single-threaded engine of `kind` for `rule`.
     pub fn new(rule: &Rule, kind: EngineKind) -> AnyEngine {
-        match kind {
-            EngineKind::Exact | EngineKind::Auto => AnyEngine::Exact(Exact::new(rule)),
+        AnyEngine::with_executor(rule, kind, Executor::serial())
+    }
+
+    /// The engine of `kind` for `rule`, running its parallel parts on `exec`.
+    pub fn with_executor(rule: &Rule, kind: EngineKind, exec: Executor) -> AnyEngine {
+        match kind.resolve(rule) {
+            EngineKind::Sparse => AnyEngine::Sparse(Sparse::with_executor(rule, exec)),
+            _ => AnyEngine::Exact(Exact::new(rule)),
+        }
+    }
+}
+
+impl EngineKind {
+    /// The engine `Auto` stands for with `rule`; other kinds stand for themselves.
+    pub fn resolve(self, rule: &Rule) -> EngineKind {
+        match self {
+            EngineKind::Auto if rule.has_splits() => EngineKind::Sparse,
+            EngineKind::Auto => EngineKind::Exact,
+            k => k,
         }
     }
 }
@@ -69,6 +97,7 @@ impl Fill for AnyEngine {
     fn fill<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> Result<(), Overflow> {
         match self {
             AnyEngine::Exact(e) => e.fill(vals, start, end),
+            AnyEngine::Sparse(e) => e.fill(vals, start, end),
         }
     }
 }
@@ -101,11 +130,22 @@ pub enum EngineError {
 /// Heaps computed between two progress reports.
 pub const CHUNK: usize = 1 << 16;
 
-/// Computes G(0) … G(count − 1) with the engine `kind`.
+/// Computes G(0) … G(count − 1) with the engine `kind`, on the calling thread.
 pub fn compute(rule: &Rule, count: usize, kind: EngineKind) -> Result<Values, EngineError> {
+    compute_on(rule, count, kind, &Executor::serial())
+}
+
+/// Computes G(0) … G(count − 1) with the engine `kind`, its parallel parts on `exec`. The
+/// values do not depend on the number of threads.
+pub fn compute_on(
+    rule: &Rule,
+    count: usize,
+    kind: EngineKind,
+    exec: &Executor,
+) -> Result<Values, EngineError> {
     let mut values = Values::default();
     extend(
-        &mut AnyEngine::new(rule, kind),
+        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
         &mut values,
         count,
         &mut |_| ControlFlow::Continue(()),
@@ -178,6 +218,7 @@ mod tests {
     /// G(n) = 3n: overflows every width on the way.
     struct Triple;
     impl Fill for Triple {
+        #[allow(clippy::needless_range_loop)]
         fn fill<T: Cell>(
             &mut self,
             vals: &mut [T],

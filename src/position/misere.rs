@@ -62,6 +62,12 @@ pub enum Method {
     /// nim-sum is non-zero, except when every heap has at most one token, where they win iff
     /// the number of one-token heaps is even.
     Bouton,
+    /// Misère canonical forms (Conway, ONAG ch. 12): the position's simplest form, built from
+    /// the heaps' forms; this many distinct forms were needed.
+    CanonicalForms {
+        /// Distinct canonical forms built.
+        forms: usize,
+    },
     /// Exhaustive search over this many distinct positions.
     Search {
         /// Positions evaluated.
@@ -141,9 +147,9 @@ pub enum MisereError {
     /// `limit * MOVES_PER_POSITION` moves, or keep more than `limit * OPTIONS_PER_POSITION`
     /// options.
     #[error(
-        "misère play of this position is not decided: an exhaustive search would exceed its \
-         budget ({limit} positions; see --search-limit), and misère theory (genus, quotients) \
-         is not implemented yet; try smaller heaps"
+        "misère play of this position is not decided: its canonical forms and an exhaustive \
+         search both exceed their budget ({limit} forms or positions; see --search-limit); \
+         try smaller heaps or a larger --search-limit"
     )]
     TooLarge {
         /// The bound that was reached.
@@ -293,14 +299,76 @@ impl Search<'_> {
 }
 
 /// Decides the sum of `heaps` of `rule` under misère play: by Bouton's theorem when every heap
-/// moves exactly like a Nim heap (any size), otherwise by exhaustive search visiting at most
-/// `limit` distinct positions.
+/// moves exactly like a Nim heap (any size); otherwise from misère canonical forms, with at most
+/// `limit` distinct forms; when those outgrow the limit, by exhaustive search visiting at most
+/// `limit` distinct positions. All three are exact.
 pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnalysis, MisereError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if nim_like(rule, max) {
         return Ok(bouton(heaps));
     }
-    analyze_by_search(rule, heaps, limit)
+    match analyze_by_forms(rule, heaps, limit) {
+        Some(a) => Ok(a),
+        None => analyze_by_search(rule, heaps, limit),
+    }
+}
+
+/// Decides the sum of `heaps` under misère play from canonical forms ([`crate::misere`]),
+/// building at most `limit` distinct forms; `None` when they do not fit.
+pub fn analyze_by_forms(rule: &Rule, heaps: &[usize], limit: usize) -> Option<MisereAnalysis> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    if max > limit {
+        return None;
+    }
+    // The heap forms need every option of every heap up to `max`: bound that work as the
+    // search bounds its own.
+    let moves = rule.moves(max);
+    let m = max as u128;
+    let options = m * (moves.take_all.len() + moves.leave_one.len()) as u128
+        + moves.leave_two.len() as u128 * m * m / 4
+        + moves.leave_three.len() as u128 * m * m * m / 36;
+    if options > (limit as u128) * MOVES_PER_POSITION as u128 {
+        return None;
+    }
+    let mut forms = crate::misere::MisereHeaps::with_limit(rule, limit);
+    let p = |o: crate::misere::Outcome| o == crate::misere::Outcome::P;
+    let outcome = if p(forms.outcome(heaps).ok()?) {
+        Outcome::P
+    } else {
+        Outcome::N
+    };
+    let mut winning_moves = Vec::new();
+    if outcome == Outcome::N {
+        for (i, &h) in heaps.iter().enumerate() {
+            let mut options = Vec::new();
+            for_each_option(&moves, h, |to| options.push(to.to_vec()));
+            for to in options {
+                let next: Vec<usize> = heaps[..i]
+                    .iter()
+                    .chain(&heaps[i + 1..])
+                    .chain(&to)
+                    .copied()
+                    .collect();
+                if p(forms.outcome(&next).ok()?) {
+                    winning_moves.push(WinningMove {
+                        heap_index: i,
+                        from: h,
+                        to,
+                    });
+                }
+            }
+        }
+        winning_moves.sort_unstable();
+        winning_moves.dedup();
+    }
+    Some(MisereAnalysis {
+        heaps: heaps.to_vec(),
+        outcome,
+        winning_moves,
+        method: Method::CanonicalForms {
+            forms: forms.forms().len(),
+        },
+    })
 }
 
 /// Decides the sum of `heaps` of `rule` under misère play by exhaustive search only (no

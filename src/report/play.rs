@@ -78,7 +78,7 @@ pub fn write_misere_json<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
             method: method_name(a.method),
             positions_searched: match a.method {
                 Method::Search { positions } => Some(positions),
-                Method::Bouton => None,
+                Method::Bouton | Method::CanonicalForms { .. } => None,
             },
         },
     )
@@ -88,6 +88,7 @@ fn method_name(m: Method) -> &'static str {
     match m {
         Method::Bouton => "Bouton's misère Nim theorem",
         Method::Search { .. } => "exhaustive search",
+        Method::CanonicalForms { .. } => "misère canonical forms",
     }
 }
 
@@ -150,6 +151,10 @@ pub fn write_misere_text<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
         Method::Bouton => writeln!(
             out,
             "method        Bouton's misère Nim theorem (every heap moves like a Nim heap)"
+        )?,
+        Method::CanonicalForms { forms } => writeln!(
+            out,
+            "method        misère canonical forms (Conway, ONAG ch. 12; {forms} forms)"
         )?,
     }
     writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;

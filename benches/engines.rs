@@ -1,0 +1,33 @@
+//! Engines side by side on small cases: exact against sparse, and sparse on 1 and 2 threads.
+//! The long runs of the targets are in scripts/bench.sh.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use nimseq::engine::{compute_on, EngineKind, Executor};
+use nimseq::rules::Rule;
+
+fn engines(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compute");
+    group.sample_size(10);
+    for (code, n) in [("0.6", 1 << 14), ("0.167", 1 << 16), ("4!.0", 1 << 14)] {
+        let rule = Rule::parse(code).unwrap();
+        group.throughput(Throughput::Elements(n as u64));
+        let serial = Executor::serial();
+        if n <= 1 << 14 {
+            group.bench_with_input(BenchmarkId::new(format!("exact/{code}"), n), &n, |b, &n| {
+                b.iter(|| compute_on(&rule, n, EngineKind::Exact, &serial).unwrap())
+            });
+        }
+        for threads in [1, 2] {
+            let exec = Executor::new(threads).unwrap();
+            group.bench_with_input(
+                BenchmarkId::new(format!("sparse-{threads}t/{code}"), n),
+                &n,
+                |b, &n| b.iter(|| compute_on(&rule, n, EngineKind::Sparse, &exec).unwrap()),
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines);
+criterion_main!(benches);
