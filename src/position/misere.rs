@@ -463,7 +463,14 @@ mod tests {
         assert_eq!(analyze(&sub, &[3, 2], 100).unwrap().method, Method::Bouton);
         assert!(matches!(
             analyze(&sub, &[4, 2], 100).unwrap().method,
-            Method::Search { .. }
+            Method::CanonicalForms { .. }
+        ));
+        // Canonical forms over budget (a huge hexadecimal heap): the search decides or refuses.
+        let hex = Rule::parse("0.8").unwrap();
+        assert!(analyze_by_forms(&hex, &[1_000_000], DEFAULT_LIMIT).is_none());
+        assert!(matches!(
+            analyze(&hex, &[12, 3], DEFAULT_LIMIT).unwrap().method,
+            Method::CanonicalForms { .. }
         ));
     }
 
