@@ -9,6 +9,7 @@
 //! - [`graph`]: any finite impartial game as a directed graph, loopy or not;
 //! - [`hackenbush`]: Blue–Red (and green) Hackenbush strings;
 //! - [`report`]: b-files, text and JSON output;
+//! - [`survey`]: many games at once, in shards for clusters, with equivalent games grouped;
 //! - [`table`]: memory-mapped result files, committed atomically and resumable;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
 //!
@@ -30,4 +31,5 @@ pub mod position;
 pub mod report;
 pub mod resources;
 pub mod rules;
+pub mod survey;
 pub mod table;

@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 
 use cli::{
     ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted,
-    PeriodArgs, PlayArgs, ReportArgs, UsageError, ValuesArgs,
+    PeriodArgs, PlayArgs, ReportArgs, SurveyArgs, SurveyMergeArgs, UsageError, ValuesArgs,
 };
 
 /// The notation, shown by `--help`.
@@ -56,6 +56,11 @@ enum Command {
     /// Compute G(0) .. G(N-1) and print a summary (largest value, frequencies, rare values).
     #[command(after_help = NOTATION)]
     Compute(ComputeArgs),
+    /// Survey many games (a pattern such as 0.??? or a file of codes): periods, statistics, equivalent games.
+    #[command(after_help = SURVEY_HELP)]
+    Survey(SurveyArgs),
+    /// Merge the shard files of a survey run in parts (--shard, Slurm job arrays) into the whole survey.
+    SurveyMerge(SurveyMergeArgs),
     /// Misère play: the genus g+^(λ0 λ1 …) and class of heaps 0 .. N-1 (exact canonical forms).
     #[command(after_help = NOTATION)]
     Genus(GenusArgs),
@@ -78,10 +83,25 @@ enum Command {
     Report(ReportArgs),
 }
 
+/// More on `survey`, shown by `survey --help`.
+const SURVEY_HELP: &str = "\
+EXAMPLES
+  nimseq survey '0.??' -n 2^16               Markdown table of the 64 codes 0.00 .. 0.77
+  nimseq survey codes.txt -n 1e5 --json      one JSON object per game of a file of codes
+  nimseq survey '0.???' -n 2^20 --out runs/s --shard 3/8
+                                             part 3 of 8 into runs/s/survey-shard-3-of-8.jsonl
+  nimseq survey-merge runs/s --out runs/s    the whole survey from the 8 parts
+
+In a Slurm job array (sbatch --array=0-7), the shard comes from SLURM_ARRAY_TASK_ID and
+SLURM_ARRAY_TASK_COUNT (or _MIN/_MAX); see scripts/slurm/. A run that is stopped resumes from
+the games it finished when started again with the same --out.";
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Values(args) => cli::values(args),
         Command::Compute(args) => cli::compute(args),
+        Command::Survey(args) => cli::survey(args),
+        Command::SurveyMerge(args) => cli::survey_merge(args),
         Command::Genus(args) => cli::genus(args),
         Command::Play(args) => cli::play(args),
         Command::Graph(args) => cli::graph(args),

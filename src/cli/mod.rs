@@ -13,6 +13,7 @@ mod period;
 mod play;
 mod progress;
 mod report;
+mod survey;
 mod values;
 
 use std::io;
@@ -30,6 +31,7 @@ pub use period::{period, PeriodArgs};
 pub use play::{play, PlayArgs};
 pub use progress::Interrupted;
 pub use report::{report, ReportArgs};
+pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
 use nimseq::engine::{EngineKind, Executor};

@@ -6,6 +6,7 @@
 //! normal end.
 
 mod genus;
+pub mod survey;
 
 pub use genus::{genus_notation, write_genus_json, write_genus_text};
 mod graph;

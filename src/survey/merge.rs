@@ -1,0 +1,271 @@
+//! Reading shard files and merging them into one survey.
+//!
+//! A shard file is JSON lines: a [`Header`] line, then one [`GameRecord`] per game of the shard.
+//! [`merge`] accepts the files of all K shards of one survey, in any order, and refuses anything
+//! else with a message naming the problem: a missing or repeated shard, shards of different
+//! surveys (pattern, list of codes, N, largest shift, K), an incomplete shard (a job killed
+//! before it finished writing), a record that does not belong to its shard.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use thiserror::Error;
+
+use super::{GameRecord, Header, ShardFile, FORMAT, FORMAT_VERSION};
+
+/// Why shard files cannot be read or merged.
+#[derive(Debug, Error)]
+pub enum MergeError {
+    /// A file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file is not a shard file of this version, or a line is damaged.
+    #[error("{path}, line {line}: {message}")]
+    Format {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Shards of different surveys.
+    #[error("{path} is from a different survey than {first}: {what} differs ({theirs} vs {ours})")]
+    Mismatch {
+        /// The first file.
+        first: String,
+        /// The file that disagrees.
+        path: String,
+        /// The field.
+        what: &'static str,
+        /// Its value in the first file.
+        ours: String,
+        /// Its value here.
+        theirs: String,
+    },
+    /// A shard given twice.
+    #[error("shard {shard} is given twice: {first} and {second}")]
+    Duplicate {
+        /// The shard, `I/K`.
+        shard: String,
+        /// One file.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// Shards missing.
+    #[error("missing shard{} {} of {count} (got {got} file{})", if missing.len() > 1 { "s" } else { "" }, list(missing), if *got == 1 { "" } else { "s" })]
+    Missing {
+        /// The shards not given (1-based).
+        missing: Vec<usize>,
+        /// K.
+        count: usize,
+        /// How many files were given.
+        got: usize,
+    },
+    /// A shard whose records do not match its header.
+    #[error("{path}: shard {shard} is incomplete: {have} of {want} games (was the job stopped before it finished?)")]
+    Incomplete {
+        /// The file.
+        path: String,
+        /// `I/K`.
+        shard: String,
+        /// Records present.
+        have: usize,
+        /// Records the header lists.
+        want: usize,
+    },
+    /// No files.
+    #[error("no shard files given")]
+    Empty,
+}
+
+fn list(v: &[usize]) -> String {
+    let shown: Vec<String> = v.iter().take(20).map(|i| i.to_string()).collect();
+    let more = if v.len() > 20 { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// Parses the text of a shard file. With `partial`, a file that lacks some of its records (a
+/// checkpoint) is accepted, and a damaged last line (a write cut short) is dropped; otherwise
+/// every record the header lists must be there.
+pub fn parse_shard(path: &str, text: &str, partial: bool) -> Result<ShardFile, MergeError> {
+    let err = |line: usize, message: String| MergeError::Format {
+        path: path.to_string(),
+        line,
+        message,
+    };
+    let mut lines = text.lines().enumerate();
+    let (_, first) = lines
+        .next()
+        .ok_or_else(|| err(1, "empty file; expected a nimseq survey header".into()))?;
+    let probe: serde_json::Value = serde_json::from_str(first)
+        .map_err(|e| err(1, format!("not a nimseq survey file ({e})")))?;
+    if probe.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        return Err(err(
+            1,
+            "not a nimseq survey file (no \"format\": \"nimseq-survey\")".into(),
+        ));
+    }
+    let version = probe.get("version").and_then(|v| v.as_u64());
+    if version != Some(u64::from(FORMAT_VERSION)) {
+        return Err(err(
+            1,
+            format!(
+                "survey format version {} is not supported (this nimseq reads version {FORMAT_VERSION})",
+                version.map_or("?".to_string(), |v| v.to_string())
+            ),
+        ));
+    }
+    let header: Header =
+        serde_json::from_value(probe).map_err(|e| err(1, format!("bad header: {e}")))?;
+    let wanted: HashSet<usize> = header.indices.iter().copied().collect();
+    let ends_with_newline = text.ends_with('\n');
+    let mut records: BTreeMap<usize, GameRecord> = BTreeMap::new();
+    let mut lines = lines.peekable();
+    while let Some((i, line)) = lines.next() {
+        let last = lines.peek().is_none();
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record: GameRecord = match serde_json::from_str(line) {
+            Ok(r) => r,
+            // A checkpoint may end in a line whose write was cut short.
+            Err(_) if partial && last && !ends_with_newline => break,
+            Err(e) => return Err(err(i + 1, format!("bad game record: {e}"))),
+        };
+        if !wanted.contains(&record.index) {
+            return Err(err(
+                i + 1,
+                format!(
+                    "game {} (index {}) does not belong to shard {}",
+                    record.code,
+                    record.index,
+                    header.shard()
+                ),
+            ));
+        }
+        if record.count != header.count {
+            return Err(err(
+                i + 1,
+                format!(
+                    "game {} has {} heaps, the header says {}",
+                    record.code, record.count, header.count
+                ),
+            ));
+        }
+        if records.insert(record.index, record).is_some() {
+            return Err(err(i + 1, "game record repeated".into()));
+        }
+    }
+    if !partial && records.len() != header.indices.len() {
+        return Err(MergeError::Incomplete {
+            path: path.to_string(),
+            shard: header.shard().to_string(),
+            have: records.len(),
+            want: header.indices.len(),
+        });
+    }
+    Ok(ShardFile {
+        header,
+        records: records.into_values().collect(),
+    })
+}
+
+/// Reads a complete shard file.
+pub fn read_shard(path: &Path) -> Result<ShardFile, MergeError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| MergeError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    parse_shard(&name, &text, false)
+}
+
+/// Combines the files of all shards of one survey (given as `(name, file)`, in any order) into
+/// the whole survey: a header for shard 1/1 and every record, by index. The result is what the
+/// unsharded survey writes.
+pub fn merge(files: Vec<(String, ShardFile)>) -> Result<ShardFile, MergeError> {
+    let (first_name, first) = match files.first() {
+        Some((n, f)) => (n.clone(), f.header.clone()),
+        None => return Err(MergeError::Empty),
+    };
+    let k = first.shards;
+    let mut by_shard: BTreeMap<usize, String> = BTreeMap::new();
+    for (name, f) in &files {
+        let h = &f.header;
+        let checks: [(&'static str, String, String); 6] = [
+            ("pattern", first.pattern.clone(), h.pattern.clone()),
+            (
+                "list of codes",
+                first.codes_digest.to_string(),
+                h.codes_digest.to_string(),
+            ),
+            (
+                "number of games",
+                first.games.to_string(),
+                h.games.to_string(),
+            ),
+            ("N", first.count.to_string(), h.count.to_string()),
+            (
+                "largest shift",
+                first.max_shift.to_string(),
+                h.max_shift.to_string(),
+            ),
+            ("number of shards", k.to_string(), h.shards.to_string()),
+        ];
+        for (what, ours, theirs) in checks {
+            if ours != theirs {
+                return Err(MergeError::Mismatch {
+                    first: first_name.clone(),
+                    path: name.clone(),
+                    what,
+                    ours,
+                    theirs,
+                });
+            }
+        }
+        if let Some(other) = by_shard.insert(h.shard, name.clone()) {
+            return Err(MergeError::Duplicate {
+                shard: h.shard().to_string(),
+                first: other,
+                second: name.clone(),
+            });
+        }
+    }
+    let missing: Vec<usize> = (1..=k).filter(|i| !by_shard.contains_key(i)).collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing {
+            missing,
+            count: k,
+            got: files.len(),
+        });
+    }
+    let mut records: Vec<GameRecord> = files.into_iter().flat_map(|(_, f)| f.records).collect();
+    records.sort_by_key(|r| r.index);
+    // Shards of one survey partition its games; anything else means the files were tampered
+    // with or written by a different assignment.
+    if records.len() != first.games || records.iter().enumerate().any(|(j, r)| r.index != j) {
+        return Err(MergeError::Format {
+            path: first_name,
+            line: 1,
+            message: format!(
+                "the shards hold {} records for {} games, not one per game",
+                records.len(),
+                first.games
+            ),
+        });
+    }
+    let header = Header {
+        shard: 1,
+        shards: 1,
+        indices: (0..first.games).collect(),
+        ..first
+    };
+    Ok(ShardFile { header, records })
+}
