@@ -213,21 +213,33 @@ impl Survey {
 
 /// The period of a sequence, when one can be proved from `values`. The survey's single hook for
 /// periodicity: every game goes through here.
-fn prove_period(_game: &Game, _values: &Values) -> Option<Period> {
-    // Waiting for `analysis::period` (the octal periodicity theorem); until it is merged no
-    // game is reported as proved.
-    None
-}
-
 /// Analyzes one game: values of heaps `0..opts.count`, statistics, period, fingerprints.
+///
+/// Computing stops once the octal periodicity theorem proves a period; the remaining values
+/// follow from it (so statistics and fingerprints are those of all `opts.count` heaps) and
+/// `computed` says how many were computed.
 pub fn analyze(index: usize, game: &Game, opts: &SurveyOptions) -> Result<GameRecord, SurveyError> {
-    let values =
-        engine::compute(&game.rule, opts.count, opts.engine).map_err(|source| SurveyError {
-            code: game.code.clone(),
-            source,
-        })?;
-    let period = prove_period(game, &values);
+    let mut values = Values::default();
+    let mut checker = crate::analysis::PeriodChecker::new(&game.rule);
+    crate::analysis::extend_checking(
+        &mut engine::AnyEngine::new(&game.rule, opts.engine),
+        &mut values,
+        opts.count,
+        &mut checker,
+        &mut |_| std::ops::ControlFlow::Continue(()),
+    )
+    .map_err(|source| SurveyError {
+        code: game.code.clone(),
+        source,
+    })?;
     let computed = values.len() as u64;
+    let period = checker.proved().cloned();
+    if let Some(p) = &period {
+        let all: Vec<u32> = (0..opts.count as u64)
+            .map(|n| crate::analysis::periodic_value(&values, p, n))
+            .collect();
+        values = Values::from_u32s(&all);
+    }
     Ok(with_values!(&values, v => record_of(index, game, v, computed, period, opts.max_shift)))
 }
 
