@@ -250,7 +250,8 @@ mod tests {
             text.starts_with("# Survey of t to N = 300 heaps\n"),
             "{text}"
         );
-        assert!(text.contains("| 0.07 | – | unsolved |"), "{text}");
+        // Dawson's Kayles: preperiod 53, period 34 (A002187, shifted by one heap).
+        assert!(text.contains("| 0.07 | 53 | 34 |"), "{text}");
         assert!(text.contains("0.137 shifted by 1 |"), "{text}");
         assert!(text.contains("- 0.137, 0.07 (+1)\n"), "{text}");
         let rows = text.lines().filter(|l| l.starts_with("| 0.")).count();
