@@ -85,45 +85,10 @@ pub struct MisereMove {
     pub leaves: Vec<usize>,
 }
 
-/// Calls `f` with every option of a heap of `n` (the heaps left, 0–3 of them, non-empty).
-pub fn for_each_heap_option(moves: &MoveSet, n: usize, mut f: impl FnMut(&[usize])) {
-    debug_assert!(n <= moves.max_heap);
-    if moves.take_all.binary_search(&n).is_ok() {
-        f(&[]);
-    }
-    for &k in &moves.leave_one {
-        if k >= n {
-            break;
-        }
-        f(&[n - k]);
-    }
-    for s in &moves.leave_two {
-        if s.take + 2 > n {
-            break;
-        }
-        let r = n - s.take;
-        for a in 1..=r / 2 {
-            if s.unequal && 2 * a == r {
-                continue;
-            }
-            f(&[a, r - a]);
-        }
-    }
-    for s in &moves.leave_three {
-        if s.take + 3 > n {
-            break;
-        }
-        let r = n - s.take;
-        for a in 1..=r / 3 {
-            for b in a..=(r - a) / 2 {
-                let c = r - a - b;
-                if s.unequal && (a == b || b == c) {
-                    continue;
-                }
-                f(&[a, b, c]);
-            }
-        }
-    }
+/// Calls `f` with every option of a heap of `n` (the heaps left, 0–3 of them, non-empty): the
+/// same enumeration as normal play ([`crate::position::for_each_option`]).
+pub fn for_each_heap_option(moves: &MoveSet, n: usize, f: impl FnMut(&[usize])) {
+    crate::position::for_each_option(moves, n, f)
 }
 
 /// Canonical forms of the heaps of one rule, grown on demand.
