@@ -173,6 +173,51 @@ fn play_errors() {
     assert_eq!(code, 2);
 }
 
+#[test]
+fn play_from_a_table() {
+    // The same analysis from a table as from values computed on the spot, for a game whose
+    // values pass 255 (Grundy's game has heaps of value 2-byte wide only far out, so use a
+    // game the table stores at 8 bits and one Officers position with splits).
+    let dir = tempfile::tempdir().unwrap();
+    for (game, heaps) in [
+        ("kayles", vec!["100", "3999", "7"]),
+        ("officers", vec!["2500", "1234", "17", "5"]),
+        ("4!.0", vec!["3000", "21"]),
+    ] {
+        let path = dir.path().join(format!("{game}.nimseq"));
+        let path = path.to_str().unwrap();
+        ok(&["compute", game, "-n", "4000", "--table", path, "-q"]);
+        let mut direct = vec!["play", game, "--json"];
+        direct.extend(heaps.iter().copied());
+        let mut tabled = direct.clone();
+        tabled.extend(["--table", path]);
+        let (a, b) = (json(&direct), json(&tabled));
+        assert_eq!(a, b, "{game} {heaps:?}");
+        assert!(a["winning_moves"].as_array().is_some_and(|m| !m.is_empty()) || a["outcome"] == "P");
+    }
+    let kayles = dir.path().join("kayles.nimseq");
+    let kayles = kayles.to_str().unwrap();
+    // Beyond the table, another game's table, a missing file, with --misere: one line, exit 2.
+    let (code, err) = fails(&["play", "kayles", "4000", "--table", kayles]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds heaps 0 .. 3999") && err.contains("-n 4001"), "{err}");
+    let (code, err) = fails(&["play", "0.6", "3", "--table", kayles]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not 0.6"), "{err}");
+    let missing = dir.path().join("missing.nimseq");
+    let (code, err) = fails(&["play", "kayles", "3", "--table", missing.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _) = fails(&["play", "kayles", "3", "--table", kayles, "--misere"]);
+    assert_eq!(code, 2);
+    // A damaged value is refused, not read: flip G(3000) (values start at byte 4096, one byte
+    // each for Kayles; docs/FORMAT.md).
+    let mut bytes = std::fs::read(kayles).unwrap();
+    bytes[4096 + 3000] ^= 0x40;
+    std::fs::write(kayles, &bytes).unwrap();
+    let (code, err) = fails(&["play", "kayles", "3999", "--table", kayles]);
+    assert_eq!(code, 1, "{err}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // graph
 

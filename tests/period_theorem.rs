@@ -174,7 +174,8 @@ fn reproduce_published(min: u64, limit: u64) -> usize {
         // exception and the smallest preperiod is 0.
         let convention = n0 == 1 && our_n0 == 0;
         // 0.56: OEIS A071436 says last exception 326637 (n0 = 326638), tczajka/octal-games says
-        // 326640; the data file marks the row CONFLICT. The computed proof gives 326640.
+        // 326640. The exact engine settles it for 326640: G(326639) = 26 but G(326783) = 16
+        // (results/period.md), so the A071436 row is accepted only with the corrected value.
         if source.contains("A071436") && our_n0 == 326_640 {
             checked += 1;
             continue;

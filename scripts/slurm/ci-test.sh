@@ -26,7 +26,16 @@ NIMSEQ=$root/target/debug/nimseq
 work=$(mktemp -d /tmp/nimseq-slurm-ci.XXXXXX)
 chmod 755 "$work"
 log() { echo "slurm ci-test: $*" >&2; }
-fail() { log "FAILED: $*"; for f in "$work"/slurm-*.out; do [ -f "$f" ] && { echo "== $f"; cat "$f"; }; done >&2; exit 1; }
+fail() {
+    log "FAILED: $*"
+    for f in "$work"/slurm-*.out; do [ -f "$f" ] && { echo "== $f"; cat "$f"; }; done >&2
+    # What Slurm itself saw of the jobs, to tell a race from a real fault.
+    { echo "== slurmctld.log (jobs of this test)"
+      grep -E "JobId=(${ids:-none})([^0-9_]|_|$)" "${SLURM_CONF%/*}/log/slurmctld.log" | tail -60
+    } >&2 2>/dev/null || true
+    exit 1
+}
+ids=
 
 # The state of a job (or of every task of an array): one line per task.
 states() {
@@ -34,15 +43,28 @@ states() {
         | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}'
 }
 
+# A requeued job waits ~2 minutes before it is eligible again (a fixed delay in Slurm), time in
+# which the node finishes off the job's previous run. The test does not wait that long, but it
+# must wait for that clean-up: a job started again while slurmd still tears down its previous
+# run is killed as "non-startable: Job credential revoked" (seen in CI on a loaded machine).
+release() {
+    local j=$1 t=0
+    while scontrol show job "$j" -o 2>/dev/null | grep -q 'JobState=COMPLETING' \
+        || scontrol show node -o 2>/dev/null | grep -q 'State=[A-Z+]*COMPLETING'; do
+        sleep 0.2; t=$((t + 1))
+        [ $t -lt 300 ] || break
+    done
+    sleep 3
+    scontrol update JobId="$j" StartTime=now >/dev/null 2>&1 || true
+}
+
 # Waits until job $1 has no task left that is pending, running or completing, at most $2 s.
 wait_done() {
     local id=$1 limit=$2 t=0
     while squeue -h -j "$id" -t PD,R,CG,S,RQ,RS,CF 2>/dev/null | grep -q .; do
-        # A requeued job waits ~2 minutes before it is eligible again (a fixed delay in Slurm);
-        # the test does not wait for that.
         for j in $(squeue -h -j "$id" -t PD -r -o %i 2>/dev/null); do
             if squeue -h -j "$j" -o %r | grep -q BeginTime; then
-                scontrol update JobId="$j" StartTime=now >/dev/null 2>&1 || true
+                release "$j"
             fi
         done
         sleep 1; t=$((t + 1))
@@ -67,6 +89,7 @@ id=$(PATTERN=$PATTERN N=$N OUT=$work/survey NIMSEQ=$NIMSEQ \
     sbatch --parsable --array="0-$((K - 1))" --chdir="$work" --cpus-per-task=1 \
     --output="$work/slurm-survey-%A_%a.out" "$here/survey-array.sbatch")
 id=${id%%;*}
+ids=$id
 log "survey array $id submitted ($PATTERN, N = $N, $K tasks)"
 # Requeue one task while it runs (as an administrator or preemption would): it must resume.
 task=
@@ -103,6 +126,7 @@ local_s=$(( $(date +%s) - t0 ))
 id=$(GAME=$GAME N=$LN TABLE=$work/long.table NIMSEQ=$NIMSEQ ENGINE=exact NIMSEQ_ARGS=-q \
     sbatch --parsable --chdir="$work" --cpus-per-task=1 --output="$work/slurm-long-%j.out" \
     "$here/long-run.sbatch")
+ids="$ids|$id"
 log "long job $id submitted ($GAME, N = $LN; $local_s s locally)"
 wait_state "$id" RUNNING 60
 sleep "${LONG_STOP_AFTER:-2}"
@@ -110,7 +134,7 @@ sleep "${LONG_STOP_AFTER:-2}"
 scancel --signal=TERM --batch "$id"
 wait_state "$id" PENDING 60
 log "long job stopped by SIGTERM and requeued itself"
-scontrol update JobId="$id" StartTime=now >/dev/null
+release "$id"
 wait_state "$id" RUNNING 60
 sleep "${LONG_STOP_AFTER:-2}"
 # As by preemption: Slurm signals every process of the job and requeues it.

@@ -122,6 +122,8 @@ pub fn table_error(e: nimseq::table::TableError) -> anyhow::Error {
     use nimseq::table::TableError;
     match e {
         TableError::OtherGame { .. } | TableError::NotATable { .. } => usage(e),
+        // A path that names no file (or a folder that does not exist) is a mistyped argument.
+        TableError::Io { ref source, .. } if source.kind() == io::ErrorKind::NotFound => usage(e),
         e => e.into(),
     }
 }

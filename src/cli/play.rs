@@ -1,13 +1,16 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
+use std::path::PathBuf;
+
 use clap::Args;
 
 use nimseq::engine::{self, EngineKind};
-use nimseq::position::{self, misere};
+use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
+use nimseq::table::TableReader;
 
-use super::{checked_count, count_arg, usage};
+use super::{checked_count, count_arg, table_error, usage};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
@@ -31,6 +34,10 @@ pub struct PlayArgs {
     /// Engine for the heap values: exact (reference, O(N^2)) or auto.
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     engine: EngineKind,
+    /// Read the heap values from a table written by 'nimseq compute GAME -n N --table PATH'
+    /// instead of computing them: for heaps too large to compute on the spot.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["misere", "engine"])]
+    table: Option<PathBuf>,
 }
 
 /// Analyses the position and prints it.
@@ -53,13 +60,48 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let count = checked_count(max.saturating_add(1))?;
-    let values = engine::compute(&rule, count, args.engine)?;
-    let a = position::analyze(&rule, &heaps, &values)?;
+    let a = match &args.table {
+        Some(path) => analyze_from_table(&rule, &heaps, path)?,
+        None => {
+            let count = checked_count(max.saturating_add(1))?;
+            let values = engine::compute(&rule, count, args.engine)?;
+            position::analyze(&rule, &heaps, &values)?
+        }
+    };
     if args.json {
         report::write_play_json(out, &rule, &a)?;
     } else {
         report::write_play_text(out, &rule, &a)?;
     }
     Ok(())
+}
+
+/// The analysis with the values of a table: it must hold `rule` and every heap up to the largest
+/// one, and the checksums of the values read must hold.
+fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &PathBuf) -> anyhow::Result<Analysis> {
+    let t = TableReader::open(path).map_err(table_error)?;
+    t.lock_shared()?;
+    if t.game() != rule.code() {
+        return Err(usage(format!(
+            "{} holds the values of {}, not {}",
+            path.display(),
+            t.game(),
+            rule.code()
+        )));
+    }
+    let max = heaps.iter().copied().max().unwrap_or(0) as u64;
+    if max >= t.len() {
+        return Err(usage(format!(
+            "heap {max} is beyond {}, which holds heaps 0 .. {}; extend it with \
+             'nimseq compute {} -n {} --table {}'",
+            path.display(),
+            t.len().saturating_sub(1),
+            rule.code(),
+            max + 1,
+            path.display()
+        )));
+    }
+    // The winning moves read the values of every heap below the largest one.
+    t.verify_range(0, max + 1)?;
+    Ok(position::analyze(rule, heaps, &t.values()?)?)
 }

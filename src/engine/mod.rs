@@ -19,7 +19,7 @@ use thiserror::Error;
 pub use exact::{value_span, Exact, MexSet};
 pub use executor::{available_threads, Executor, ExecutorError};
 pub use sparse::{Sparse, SparseState};
-pub use values::{Cell, Overflow, Values, Width};
+pub use values::{Cell, GrundyValues, Overflow, Values, Width};
 
 use crate::rules::Rule;
 use crate::with_values;

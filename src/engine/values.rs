@@ -84,6 +84,28 @@ impl Width {
     }
 }
 
+/// Read access to the Grundy values of heaps `0..len()`, wherever they are stored: in memory
+/// ([`Values`]) or in a mapped table file (`table::ValueSlice`).
+pub trait GrundyValues {
+    /// Number of heaps with a value.
+    fn len(&self) -> usize;
+    /// True when no heap has a value.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// G(n), for `n < len()`.
+    fn get(&self, n: usize) -> u32;
+}
+
+impl GrundyValues for Values {
+    fn len(&self) -> usize {
+        Values::len(self)
+    }
+    fn get(&self, n: usize) -> u32 {
+        Values::get(self, n)
+    }
+}
+
 /// Grundy values of heaps `0..len` in memory, in the narrowest width seen so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Values {

@@ -11,7 +11,7 @@ pub mod misere;
 
 use thiserror::Error;
 
-use crate::engine::Values;
+use crate::engine::GrundyValues;
 use crate::rules::{MoveSet, Rule};
 
 /// Who wins with perfect play.
@@ -137,8 +137,12 @@ pub fn has_option(moves: &MoveSet, h: usize) -> bool {
 }
 
 /// Analyses the sum of `heaps` of `rule` under normal play, with `values` holding the Grundy
-/// values of every heap up to the largest one.
-pub fn analyze(rule: &Rule, heaps: &[usize], values: &Values) -> Result<Analysis, PositionError> {
+/// values of every heap up to the largest one (in memory or in a table).
+pub fn analyze(
+    rule: &Rule,
+    heaps: &[usize],
+    values: &impl GrundyValues,
+) -> Result<Analysis, PositionError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if max >= values.len() {
         return Err(PositionError::ValuesTooShort {

@@ -155,6 +155,15 @@ impl ValueSlice<'_> {
     }
 }
 
+impl crate::engine::GrundyValues for ValueSlice<'_> {
+    fn len(&self) -> usize {
+        ValueSlice::len(self)
+    }
+    fn get(&self, n: usize) -> u32 {
+        ValueSlice::get(self, n)
+    }
+}
+
 fn width_of(bytes: u8) -> Width {
     match bytes {
         1 => Width::W8,
