@@ -193,14 +193,19 @@ fn play_from_a_table() {
         tabled.extend(["--table", path]);
         let (a, b) = (json(&direct), json(&tabled));
         assert_eq!(a, b, "{game} {heaps:?}");
-        assert!(a["winning_moves"].as_array().is_some_and(|m| !m.is_empty()) || a["outcome"] == "P");
+        assert!(
+            a["winning_moves"].as_array().is_some_and(|m| !m.is_empty()) || a["outcome"] == "P"
+        );
     }
     let kayles = dir.path().join("kayles.nimseq");
     let kayles = kayles.to_str().unwrap();
     // Beyond the table, another game's table, a missing file, with --misere: one line, exit 2.
     let (code, err) = fails(&["play", "kayles", "4000", "--table", kayles]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("holds heaps 0 .. 3999") && err.contains("-n 4001"), "{err}");
+    assert!(
+        err.contains("holds heaps 0 .. 3999") && err.contains("-n 4001"),
+        "{err}"
+    );
     let (code, err) = fails(&["play", "0.6", "3", "--table", kayles]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not 0.6"), "{err}");

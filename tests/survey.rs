@@ -272,19 +272,17 @@ fn a_stopped_run_resumes() {
     );
     std::fs::create_dir_all(&cut).unwrap();
     std::fs::write(cut.join("survey-shard-1-of-2.jsonl.partial"), partial).unwrap();
-    let o = run_env(
-        &[
-            "survey",
-            "0.1?",
-            "-n",
-            "1000",
-            "--out",
-            s(&cut),
-            "--shard",
-            "1/2",
-        ],
-        &[],
-    );
+    let shard_one = [
+        "survey",
+        "0.1?",
+        "-n",
+        "1000",
+        "--out",
+        s(&cut),
+        "--shard",
+        "1/2",
+    ];
+    let o = run_env(&shard_one, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("resuming: 2 of 4 games already done"),
@@ -294,19 +292,7 @@ fn a_stopped_run_resumes() {
     assert_eq!(read(&cut.join("survey-shard-1-of-2.jsonl")), text);
     assert!(!cut.join("survey-shard-1-of-2.jsonl.partial").exists());
     // Run again: already complete, nothing recomputed.
-    let o = run_env(
-        &[
-            "survey",
-            "0.1?",
-            "-n",
-            "1000",
-            "--out",
-            s(&cut),
-            "--shard",
-            "1/2",
-        ],
-        &[],
-    );
+    let o = run_env(&shard_one, &[]);
     assert!(stderr(&o).contains("already complete"), "{}", stderr(&o));
     // A checkpoint of another survey is not silently overwritten.
     std::fs::write(

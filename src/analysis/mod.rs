@@ -74,13 +74,7 @@ impl Summary {
             count: h.len,
             max_value: h.max_value(),
             max_value_first_at: h.max_first_at,
-            frequencies: h
-                .counts
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .map(|(v, &c)| (v as u32, c))
-                .collect(),
+            frequencies: h.frequencies(),
             rare_mask: format!("{:x}", stats.rare_mask),
             rare_count: stats.rare_count,
             last_rare_at: stats.last_rare_at,

@@ -43,6 +43,16 @@ impl Histogram {
         self.counts.len().saturating_sub(1) as u32
     }
 
+    /// How many heaps have each value, for the values that occur.
+    pub fn frequencies(&self) -> std::collections::BTreeMap<u32, u64> {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(v, &c)| (v as u32, c))
+            .collect()
+    }
+
     /// The rare mask and its rare count (see the module text).
     pub fn rare_mask(&self) -> (u32, u64) {
         rare_mask(&self.counts, self.len)

@@ -337,30 +337,11 @@ pub fn analyze_by_forms(rule: &Rule, heaps: &[usize], limit: usize) -> Option<Mi
     } else {
         Outcome::N
     };
-    let mut winning_moves = Vec::new();
-    if outcome == Outcome::N {
-        for (i, &h) in heaps.iter().enumerate() {
-            let mut options = Vec::new();
-            for_each_option(&moves, h, |to| options.push(to.to_vec()));
-            for to in options {
-                let next: Vec<usize> = heaps[..i]
-                    .iter()
-                    .chain(&heaps[i + 1..])
-                    .chain(&to)
-                    .copied()
-                    .collect();
-                if p(forms.outcome(&next).ok()?) {
-                    winning_moves.push(WinningMove {
-                        heap_index: i,
-                        from: h,
-                        to,
-                    });
-                }
-            }
-        }
-        winning_moves.sort_unstable();
-        winning_moves.dedup();
-    }
+    let winning_moves = if outcome == Outcome::N {
+        winning_moves(&moves, heaps, |next| forms.outcome(next).map(p)).ok()?
+    } else {
+        Vec::new()
+    };
     Some(MisereAnalysis {
         heaps: heaps.to_vec(),
         outcome,
@@ -406,26 +387,14 @@ pub fn analyze_by_search(
     } else {
         Outcome::P
     };
-    let mut winning_moves = Vec::new();
-    if outcome == Outcome::N {
-        for (i, &h) in heaps.iter().enumerate() {
-            let mut options = Vec::new();
-            for_each_option(&moves, h, |to| options.push(to.to_vec()));
-            for to in options {
-                let rest = heaps[..i].iter().chain(&heaps[i + 1..]).copied();
-                let key = search.key(rest.chain(to.iter().copied()));
-                if !search.wins(key)? {
-                    winning_moves.push(WinningMove {
-                        heap_index: i,
-                        from: h,
-                        to,
-                    });
-                }
-            }
-        }
-        winning_moves.sort_unstable();
-        winning_moves.dedup();
-    }
+    let winning_moves = if outcome == Outcome::N {
+        winning_moves(&moves, heaps, |next| {
+            let key = search.key(next.iter().copied());
+            search.wins(key).map(|wins| !wins)
+        })?
+    } else {
+        Vec::new()
+    };
     Ok(MisereAnalysis {
         heaps: heaps.to_vec(),
         outcome,
@@ -434,6 +403,36 @@ pub fn analyze_by_search(
             positions: search.memo.len(),
         },
     })
+}
+
+/// Every move of the sum of `heaps` to a position that `is_p` finds lost for the player to
+/// move, each distinct result once, sorted. `is_p` sees the heaps left after the move; its
+/// first error stops the enumeration.
+fn winning_moves<E>(
+    moves: &MoveSet,
+    heaps: &[usize],
+    mut is_p: impl FnMut(&[usize]) -> Result<bool, E>,
+) -> Result<Vec<WinningMove>, E> {
+    let mut found = Vec::new();
+    let mut next = Vec::with_capacity(heaps.len() + 2);
+    for (i, &h) in heaps.iter().enumerate() {
+        let mut options = Vec::new();
+        for_each_option(moves, h, |to| options.push(to.to_vec()));
+        for to in options {
+            next.clear();
+            next.extend(heaps[..i].iter().chain(&heaps[i + 1..]).chain(&to));
+            if is_p(&next)? {
+                found.push(WinningMove {
+                    heap_index: i,
+                    from: h,
+                    to,
+                });
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -268,13 +268,7 @@ fn record_of<T: Cell>(
         rare_mask: format!("{:x}", stats.rare_mask),
         rare_count: stats.rare_count,
         last_rare_at: stats.last_rare_at,
-        frequencies: h
-            .counts
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .map(|(v, &c)| (v as u32, c))
-            .collect(),
+        frequencies: h.frequencies(),
         windows: group::windows(vals, max_shift),
     }
 }
