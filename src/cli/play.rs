@@ -1,6 +1,6 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -78,7 +78,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
 
 /// The analysis with the values of a table: it must hold `rule` and every heap up to the largest
 /// one, and the checksums of the values read must hold.
-fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &PathBuf) -> anyhow::Result<Analysis> {
+fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &Path) -> anyhow::Result<Analysis> {
     let t = TableReader::open(path).map_err(table_error)?;
     t.lock_shared()?;
     if t.game() != rule.code() {
