@@ -223,14 +223,25 @@ fn track<T: Cell>(vals: &[T], from: usize, c: &mut Candidate) {
 
 /// The Z-function of the reversed sequence `at(len − 1), at(len − 2), …`, for shifts `1..=pmax`:
 /// `z[p]` = the largest `k` with `at(len − 1 − i) = at(len − 1 − i − p)` for all `i < k`.
-fn z_reversed(len: usize, pmax: usize, at: impl Fn(usize) -> u32) -> Vec<u64> {
+///
+/// Stored as `u32`, half the memory of `u64` (the search runs to 2^25 shifts: 128 MiB, not 256);
+/// a value of `u32::MAX` or more is stored as `u32::MAX` and [`z_at`] gives it exactly.
+fn z_reversed(len: usize, pmax: usize, at: impl Fn(usize) -> u32) -> Vec<u32> {
+    z_reversed_capped(len, pmax, at, u32::MAX)
+}
+
+/// [`z_reversed`] with values stored up to `cap` (a parameter so that tests reach the capped
+/// case). An entry capped below its true value only makes the algorithm start its comparison
+/// earlier than it could, never wrong.
+fn z_reversed_capped(len: usize, pmax: usize, at: impl Fn(usize) -> u32, cap: u32) -> Vec<u32> {
     let pmax = pmax.min(len.saturating_sub(1));
     let r = |i: usize| at(len - 1 - i);
-    let mut z = vec![0u64; pmax + 1];
+    let mut z = vec![0u32; pmax + 1];
     if len == 0 {
         return z;
     }
-    z[0] = len as u64;
+    let store = |k: usize| k.min(cap as usize) as u32;
+    z[0] = store(len);
     let (mut l, mut right) = (0usize, 0usize); // [l, right) matches a prefix of r
     for i in 1..=pmax {
         let mut k = if i < right {
@@ -241,13 +252,26 @@ fn z_reversed(len: usize, pmax: usize, at: impl Fn(usize) -> u32) -> Vec<u64> {
         while i + k < len && r(k) == r(i + k) {
             k += 1;
         }
-        z[i] = k as u64;
+        z[i] = store(k);
         if i + k > right {
             l = i;
             right = i + k;
         }
     }
     z
+}
+
+/// `z[p]` exactly, for `z` from [`z_reversed_capped`] with `cap`: a capped entry is extended by
+/// comparing on from where it stopped.
+fn z_at(z: &[u32], p: usize, cap: u32, len: usize, at: impl Fn(usize) -> u32) -> u64 {
+    let mut k = z[p] as usize;
+    if z[p] == cap {
+        let r = |i: usize| at(len - 1 - i);
+        while p + k < len && r(k) == r(p + k) {
+            k += 1;
+        }
+    }
+    k as u64
 }
 
 /// Candidate periods for a sequence whose proof needs `2·max(n0,1) + 2p + t` values: the
@@ -261,9 +285,9 @@ fn search<T: Cell>(vals: &[T], t: u64) -> Vec<Candidate> {
     let pmax = (len / 2).min(MAX_SEARCHED_PERIOD);
     let z = z_reversed(len, pmax, |i| vals[i].get());
     let mut all: Vec<(u64, Candidate)> = (1..z.len())
-        .filter(|&p| z[p] >= p as u64)
+        .filter(|&p| z[p] as usize >= p)
         .map(|p| {
-            let matched = z[p] as usize;
+            let matched = z_at(&z, p, u32::MAX, len, |i| vals[i].get()) as usize;
             let last_mismatch = (matched < len - p).then(|| (len - 1 - matched - p) as u64);
             let c = Candidate {
                 p: p as u64,
@@ -349,10 +373,11 @@ fn longest_periodic_tail(len: usize, at: impl Fn(usize) -> u32) -> Option<(u64, 
     if pmax == 0 {
         return None;
     }
-    let z = z_reversed(len, pmax, at);
+    let z = z_reversed(len, pmax, &at);
     (1..z.len())
-        .filter(|&p| z[p] + p as u64 >= MIN_PERIODS_SEEN * p as u64)
-        .map(|p| (len as u64 - p as u64 - z[p], p as u64))
+        .map(|p| (p, z_at(&z, p, u32::MAX, len, &at)))
+        .filter(|&(p, k)| k + p as u64 >= MIN_PERIODS_SEEN * p as u64)
+        .map(|(p, k)| (len as u64 - p as u64 - k, p as u64))
         .min()
 }
 
@@ -467,9 +492,12 @@ mod tests {
         fn z_function_matches_definition(v in prop::collection::vec(0u32..3, 1..120)) {
             let len = v.len();
             let z = z_reversed(len, len, |i| v[i]);
+            // Capped at 3: every entry of 3 or more is extended by `z_at`.
+            let capped = z_reversed_capped(len, len, |i| v[i], 3);
             for p in 1..len {
                 let k = (0..len - p).take_while(|&i| v[len - 1 - i] == v[len - 1 - i - p]).count();
-                prop_assert_eq!(z[p], k as u64);
+                prop_assert_eq!(z[p] as usize, k);
+                prop_assert_eq!(z_at(&capped, p, 3, len, |i| v[i]), k as u64);
             }
         }
 
