@@ -8,6 +8,7 @@
 
 mod exact;
 mod executor;
+mod kernels;
 mod sparse;
 mod values;
 
@@ -18,6 +19,7 @@ use thiserror::Error;
 
 pub use exact::{value_span, Exact, MexSet};
 pub use executor::{available_threads, Executor, ExecutorError};
+pub use kernels::Isa;
 pub use sparse::{Sparse, SparseState};
 pub use values::{Cell, GrundyValues, Overflow, Values, Width};
 

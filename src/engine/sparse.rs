@@ -5,29 +5,40 @@
 //! common value. For heap `n` the engine marks, for every rare position `p`, the value
 //! `G(p) ⊕ G(r − p)` of each split of `r = n − take` tokens (and every option that does not
 //! split in two), takes the least unmarked common value `c`, then scans the remaining pairs until
-//! every rare value below `c` is marked; if some never is, the least of them is `G(n)` and `n` is
-//! a new rare position. The mask is re-chosen from the value histogram (Walsh–Hadamard) as the
-//! rare list grows or larger values appear. Correctness never depends on the mask.
+//! every rare value below `c` is met; if some never is, the least of them is `G(n)` and `n` is a
+//! new rare position. The mask is re-chosen from the value histogram (Walsh–Hadamard) as the rare
+//! list grows or larger values appear. Correctness never depends on the mask.
 //!
-//! **Parallel scheme.** Heaps are processed in blocks of `L`. The options of a block whose parts
-//! all lie before the *previous* block (the "far" marks: most rare positions, and long move lists
-//! of repeating tails) are computed for all heaps of the next block in parallel, while the
-//! calling thread finishes the current block heap by heap (the "near" marks: pairs reaching into
-//! the last two blocks, rare positions found since, three-heap splits, then the mex and the
-//! scan). Rayon's `join` lets the finishing thread help with the far marks once it is done. The
-//! marks are a pure function of the values, so the output is the same for any thread count.
+//! **Blocks, far and near.** Heaps are processed in blocks. The *far* work of a block uses only
+//! the heaps before it: the single-heap options that reach there, the rare pairs whose other heap
+//! lies there (marked rare position by rare position, so that the partners of successive heaps
+//! are successive values), and a first scan of the pairs that lie there, for the rare values below
+//! the least common value not marked so far (`bound`). The *near* work is then done heap by heap
+//! in order: the options with a heap in the block, rare positions found in it, three-heap splits,
+//! the mex `c`, and the rest of the scan — continued where the far scan stopped while `c` is at
+//! most its bound, started again otherwise (the near marks rarely raise `c`).
+//!
+//! **Parallel scheme.** The far work of a block is split into chunks of heaps spread over the
+//! threads; the near work runs on the calling thread. The marks are a pure function of the
+//! values, so the output is the same for any thread count.
+//!
+//! **Instruction sets.** The far chunks and the finishing loop are compiled twice, for the
+//! build's baseline and for AVX2 (picked at run time, [`Isa`]); the loops they run are in
+//! [`super::kernels`].
 //!
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
+use super::kernels::{first_open, mark_columns, scan, Isa, Targets};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::analysis::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
 
-/// Heaps per block when the game has many rare positions.
-const MIN_BLOCK: usize = 64;
-/// Heaps per block at most.
-const MAX_BLOCK: usize = 2048;
+/// Heaps per block (fewer when values are large).
+const BLOCK: usize = 256;
+
+/// Bytes of mark rows one far chunk should touch (about what the first-level cache holds).
+const CHUNK_BYTES: usize = 96 << 10;
 
 /// The sparse-space engine for one rule.
 #[derive(Debug, Clone)]
@@ -35,30 +46,27 @@ pub struct Sparse {
     rule: Rule,
     moves: MoveSet,
     exec: Executor,
+    isa: Isa,
     /// Heaps the histogram and rare list account for.
     covered: usize,
     hist: Histogram,
     mask: u32,
-    /// Row length of the mark buffers: a power of two at least twice the value span.
+    /// Every value so far is below this power of two (at least 64): the width of the marks.
     width: usize,
     /// Rare positions `p ≥ 1` below `covered`, ascending, with their values.
     rare_pos: Vec<usize>,
     rare_val: Vec<u32>,
-    /// Values below `width` by class, ascending.
-    commons: Vec<u32>,
-    rares: Vec<u32>,
+    /// One byte per value below `width`: 0xFF where the value is common (resp. rare), else 0.
+    common: Vec<u8>,
+    rare: Vec<u8>,
     /// Re-choose the mask when the rare list reaches this length …
     rechoose_at: usize,
     /// … or when the value span outgrows this.
     chosen_span: usize,
-    /// Mark rows of the block being finished and of the next block.
-    rows: [Vec<u8>; 2],
-    /// Whether the far scan may leave values from its `c` up unmarked (see [`scan_pairs`]). Off
-    /// while the finisher often finds a larger `c` and has to scan those pairs again (games whose
-    /// rare positions are all small, so that step 1 is near work), retried every [`PROBE`] blocks.
-    far_list: bool,
-    /// Blocks since `far_list` was turned off.
-    blocks_off: u32,
+    /// Mark rows of the block being finished and of the next block, `stride` bytes a heap.
+    rows: Vec<u8>,
+    /// Where the far scan of each heap of those blocks stopped.
+    scans: Vec<FarScan>,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -70,6 +78,15 @@ pub struct SparseState {
     pub rare_positions: usize,
     /// Heaps the state accounts for.
     pub covered: usize,
+}
+
+/// How far the far scan of one heap went: the rare values below `bound` met in the pairs before
+/// `(split, at)` (in scan order: split by split, `a` ascending) are marked.
+#[derive(Debug, Clone, Copy, Default)]
+struct FarScan {
+    bound: u32,
+    split: usize,
+    at: usize,
 }
 
 /// How finishing a block ended.
@@ -88,23 +105,33 @@ impl Sparse {
 
     /// An engine for `rule` whose parallel parts run on `exec`.
     pub fn with_executor(rule: &Rule, exec: Executor) -> Sparse {
+        Sparse::with_isa(rule, exec, Isa::detect())
+    }
+
+    /// An engine for `rule` on `exec` whose hot paths run on `isa` (which the processor must
+    /// have: see [`Isa::available`]).
+    pub fn with_isa(rule: &Rule, exec: Executor, isa: Isa) -> Sparse {
+        assert!(
+            isa == Isa::Portable || Isa::detect() == isa,
+            "instruction set {isa:?} not available"
+        );
         let mut s = Sparse {
             rule: rule.clone(),
             moves: rule.moves(0),
             exec,
+            isa,
             covered: 0,
             hist: Histogram::default(),
             mask: 1,
             width: 64,
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
-            commons: Vec::new(),
-            rares: Vec::new(),
+            common: Vec::new(),
+            rare: Vec::new(),
             rechoose_at: 64,
             chosen_span: 1,
-            rows: [Vec::new(), Vec::new()],
-            far_list: true,
-            blocks_off: 0,
+            rows: Vec::new(),
+            scans: Vec::new(),
         };
         s.classify();
         s
@@ -123,23 +150,24 @@ impl Sparse {
         value_span(self.hist.max_value())
     }
 
-    /// Heaps per block: enough far work per block to pay for the hand-over between threads.
-    fn block_len(&self) -> usize {
-        let per_heap = self.rare_pos.len() * self.moves.leave_two.len().max(1) + 16;
-        // The two sets of mark rows stay within 2 × 32 MiB even when values grow like n.
-        let by_memory = ((1usize << 25) / self.stride()).max(1);
-        (1usize << 17)
-            .checked_div(per_heap)
-            .unwrap_or(MAX_BLOCK)
-            .clamp(MIN_BLOCK, MAX_BLOCK)
-            .min(by_memory)
+    /// Bytes per heap in the mark rows: the marks, then a cache line so that rows of successive
+    /// heaps do not fall into the same cache sets.
+    fn stride(&self) -> usize {
+        self.width + 64
     }
 
-    /// Lists the values below `width` by class.
+    /// Heaps per block: the near work (pairs within the block) grows with it, the cost of
+    /// handing the far work to the threads shrinks; the rows stay within 32 MiB.
+    fn block_len(&self) -> usize {
+        BLOCK.min(((1usize << 25) / self.stride()).max(16))
+    }
+
+    /// The class tables for the values below `width`.
     fn classify(&mut self) {
         let (mask, width) = (self.mask, self.width as u32);
-        self.commons = (0..width).filter(|&v| !is_rare(v, mask)).collect();
-        self.rares = (0..width).filter(|&v| is_rare(v, mask)).collect();
+        let byte = |b: bool| if b { 0xFF } else { 0 };
+        self.common = (0..width).map(|v| byte(!is_rare(v, mask))).collect();
+        self.rare = (0..width).map(|v| byte(is_rare(v, mask))).collect();
     }
 
     /// Recollects the rare positions below `vals.len()` for the current mask.
@@ -171,7 +199,7 @@ impl Sparse {
         self.collect_rare(vals);
         self.rechoose_at = 2 * self.rare_pos.len() + 64;
         self.chosen_span = self.span();
-        self.width = (2 * self.span()).max(64);
+        self.width = self.span().max(64);
         self.classify();
     }
 
@@ -180,8 +208,8 @@ impl Sparse {
     fn maybe_rechoose<T: Cell>(&mut self, vals: &[T]) -> bool {
         let span = self.span();
         let mut changed = false;
-        if 2 * span > self.width {
-            self.width = 2 * span;
+        if span > self.width {
+            self.width = span;
             changed = true;
         }
         if self.rare_pos.len() >= self.rechoose_at || span > self.chosen_span {
@@ -215,73 +243,38 @@ impl Fill for Sparse {
         }
         self.sync(&vals[..start]);
         let mut pos = start;
-        // When set: rows[0] holds the far marks of heaps pos..bend, for parts below lim.
-        let mut ahead: Option<(usize, usize)> = None;
         while pos < end {
-            let stale = self.maybe_rechoose(&vals[..pos]);
-            let block = self.block_len();
-            let width = self.width;
-            let (bend, lim) = match ahead.take() {
-                Some(a) if !stale => a,
-                _ => {
-                    let bend = end.min(pos + block);
-                    let mut rows = std::mem::take(&mut self.rows[0]);
-                    self.far(&mut rows, &vals[..pos], pos, bend, pos);
-                    self.rows[0] = rows;
-                    (bend, pos)
-                }
-            };
-            let nend = end.min(bend + block);
+            self.maybe_rechoose(&vals[..pos]);
+            let bend = end.min(pos + self.block_len());
             let (before, rest) = vals.split_at_mut(pos);
-            let current = &mut rest[..bend - pos];
-            let [mut cur_rows, mut next_rows] = std::mem::take(&mut self.rows);
+            let mut rows = std::mem::take(&mut self.rows);
+            let mut scans = std::mem::take(&mut self.scans);
+            self.far(&mut rows, &mut scans, before, pos, bend);
             let mut late = Late::default();
-            let this = &*self;
-            let (finished, ()) = this.exec.join(
-                || {
-                    let mut fin = Finisher {
-                        engine: this,
-                        before,
-                        hist: Histogram::default(),
-                        late: &mut late,
-                        rescans: 0,
-                    };
-                    let outcome = fin.finish(&mut cur_rows, current, pos, lim);
-                    (outcome, fin.hist, fin.rescans)
-                },
-                || this.far(&mut next_rows, before, bend, nend, pos),
-            );
-            let (outcome, added, rescans) = finished;
-            if self.far_list {
-                self.far_list = 8 * rescans < bend - pos;
-                self.blocks_off = 0;
-            } else {
-                self.blocks_off += 1;
-                self.far_list = self.blocks_off >= PROBE;
-            }
+            let mut fin = Finisher {
+                engine: self,
+                before,
+                hist: Histogram::default(),
+                late: &mut late,
+                targets: Targets::new(self.width, self.mask, self.isa),
+                upto: Vec::new(),
+            };
+            let outcome = fin.finish(&mut rows, &scans, &mut rest[..bend - pos], pos);
+            let added = fin.hist;
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
             self.rare_val.extend_from_slice(&late.val);
-            self.rows = [next_rows, cur_rows];
+            self.rows = rows;
+            self.scans = scans;
             match outcome {
-                Ok(Finished::Done) => {
-                    debug_assert!(width == self.width);
-                    if nend > bend {
-                        // The next block's far marks were taken for parts below this block.
-                        ahead = Some((nend, pos));
-                    }
-                    self.covered = bend;
-                    pos = bend;
-                }
-                Ok(Finished::Widen(at)) => {
-                    self.covered = at;
-                    pos = at;
-                }
+                Ok(Finished::Done) => pos = bend,
+                Ok(Finished::Widen(at)) => pos = at,
                 Err(o) => {
                     self.covered = o.at;
                     return Err(o);
                 }
             }
+            self.covered = pos;
         }
         Ok(())
     }
@@ -301,121 +294,6 @@ fn last_pair(r: usize, unequal: bool) -> usize {
 #[inline(always)]
 fn far_first(r: usize, lim: usize) -> usize {
     (r + 1).saturating_sub(lim).max(1)
-}
-
-/// When at most this many values are missing, the scan compares whole chunks of pairs with the
-/// list of missing values instead of looking every pair up in the mark row.
-const FEW: usize = 8;
-
-/// Blocks between two tries of the far scan's list mode while it does not pay.
-const PROBE: u32 = 16;
-
-/// Pairs per chunk of the list-compare scan.
-const CHUNK: usize = 32;
-
-/// The values below `c` not marked in `row` that a pair of cells can have (values above
-/// [`Cell::MAX`] stay missing: no XOR of two cells gives them).
-fn fill_missing<T: Cell>(list: &mut Vec<T>, row: &[u8], c: u32) {
-    let end = (c as usize).min(T::MAX as usize + 1);
-    list.clear();
-    list.extend(
-        row[..end]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &z)| z == 0)
-            .map(|(v, _)| T::from_u32(v as u32)),
-    );
-}
-
-/// Whether some pair `left[a + i] ⊕ right[rr − a − i]`, `i < CHUNK`, is in `list`. Written over
-/// fixed-size arrays so that it compiles to vector loads, one reversal, XORs and compares.
-#[inline(always)]
-fn chunk_hits<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize, list: &[T]) -> bool {
-    let l: &[T; CHUNK] = left[a..a + CHUNK].try_into().expect("chunk length");
-    let g: &[T; CHUNK] = right[rr + 1 - a - CHUNK..rr + 1 - a]
-        .try_into()
-        .expect("chunk length");
-    let mut x = [T::default(); CHUNK];
-    for i in 0..CHUNK {
-        x[i] = l[i] ^ g[CHUNK - 1 - i];
-    }
-    let mut hit = false;
-    for &m in list {
-        hit |= x.iter().fold(false, |h, &v| h | (v == m));
-    }
-    hit
-}
-
-/// Scans the pairs `left[a] ⊕ right[rr − a]`, `a` in `lo..hi`, ascending, marking their values
-/// in `row` and counting down `missing` for each first mark of a value below `c`, until none is
-/// missing; returns where it stopped. While at most [`FEW`] are missing, `list` holds them and a
-/// chunk of pairs is compared with it, and marked only when it holds one of them: then `partial`
-/// is set, as values from `c` up met in skipped chunks are left unmarked.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn scan_pairs<T: Cell>(
-    row: &mut [u8],
-    left: &[T],
-    right: &[T],
-    rr: usize,
-    lo: usize,
-    hi: usize,
-    c: u32,
-    missing: &mut usize,
-    list: &mut Vec<T>,
-    partial: &mut bool,
-    few: usize,
-) -> usize {
-    const STEP: usize = 16;
-    debug_assert!(hi <= left.len() && rr + 1 >= hi && rr + 1 - lo <= right.len());
-    let mut a = lo;
-    while a < hi {
-        if *missing > few {
-            let stop = (a + STEP).min(hi);
-            let mut all = 1u8;
-            for x in a..stop {
-                all &= row[(left[x] ^ right[rr - x]).get() as usize];
-            }
-            if all == 0 {
-                for x in a..stop {
-                    let v = (left[x] ^ right[rr - x]).get();
-                    let slot = &mut row[v as usize];
-                    *missing -= usize::from((*slot == 0) & (v < c));
-                    *slot = 1;
-                }
-                if *missing == 0 {
-                    return stop;
-                }
-                if *missing <= few {
-                    fill_missing(list, row, c);
-                }
-            }
-            a = stop;
-            continue;
-        }
-        debug_assert!(list.len() <= *missing);
-        if a + CHUNK <= hi && !chunk_hits(left, right, rr, a, list) {
-            *partial = true;
-            a += CHUNK;
-            continue;
-        }
-        let stop = (a + CHUNK).min(hi);
-        for x in a..stop {
-            let v = (left[x] ^ right[rr - x]).get();
-            if row[v as usize] == 0 {
-                row[v as usize] = 1;
-                if v < c {
-                    *missing -= 1;
-                    if *missing == 0 {
-                        return x + 1;
-                    }
-                    list.retain(|&m| m.get() != v);
-                }
-            }
-        }
-        a = stop;
-    }
-    hi
 }
 
 /// Rare positions found while finishing a block.
@@ -481,7 +359,7 @@ fn mark_pairs(
 
 /// [`mark_pairs`] over both parts of a [`View`], without a branch per pair: positions
 /// `p ≤ r − b` pair with a heap of the current block, the others with one before it.
-#[inline]
+#[inline(always)]
 fn mark_pairs_view<T: Cell>(
     row: &mut [u8],
     view: &View<'_, T>,
@@ -516,33 +394,95 @@ fn mark_pairs_view<T: Cell>(
 }
 
 impl Sparse {
-    /// Far marks of heaps `lo..hi` into `rows` (one row of `width` per heap): every option whose
-    /// heaps all lie below `lim`, for splits in two only when one heap is a rare position
-    /// (`self.rare_pos`, all below `lim`).
-    fn far<T: Cell>(&self, rows: &mut Vec<u8>, vals: &[T], lo: usize, hi: usize, lim: usize) {
-        let width = self.stride();
-        let len = (hi - lo) * width;
-        if rows.len() < len {
-            rows.resize(len, 0);
+    /// Far work of heaps `lo..hi` into `rows` (one row of `stride` bytes per heap) and `scans`:
+    /// every option whose heaps all lie below `lo` (in `vals`), for splits in two only when one
+    /// heap is a rare position, then a first scan of the pairs below `lo`. Chunks of heaps are
+    /// spread over the threads.
+    fn far<T: Cell>(
+        &self,
+        rows: &mut Vec<u8>,
+        scans: &mut Vec<FarScan>,
+        vals: &[T],
+        lo: usize,
+        hi: usize,
+    ) {
+        let lim = lo;
+        let stride = self.stride();
+        let count = hi - lo;
+        if rows.len() < count * stride {
+            rows.resize(count * stride, 0);
         }
-        let heaps_per_chunk = ((hi - lo) / (4 * self.exec.threads())).max(8);
-        self.exec
-            .for_each_chunk(&mut rows[..len], heaps_per_chunk * width, |ci, chunk| {
-                let n0 = lo + ci * heaps_per_chunk;
-                for (i, row) in chunk.chunks_mut(width).enumerate() {
-                    self.far_singles(row, vals, n0 + i, lim);
-                }
-                self.far_rare_pairs(chunk, vals, n0, lim);
-                for (i, row) in chunk.chunks_mut(width).enumerate() {
-                    self.far_scan(row, vals, n0 + i, lim);
-                }
-            });
+        scans.resize(count, FarScan::default());
+        // Whole multiples of 16 heaps: the column marks go 16 rows at a time.
+        let heaps = (CHUNK_BYTES / stride)
+            .min(count.div_ceil(2 * self.exec.threads()))
+            .max(1)
+            .next_multiple_of(16);
+        let mut work: Vec<(&mut [u8], &mut [FarScan])> = rows[..count * stride]
+            .chunks_mut(heaps * stride)
+            .zip(scans.chunks_mut(heaps))
+            .collect();
+        self.exec.for_each_chunk(&mut work, 1, |ci, w| {
+            let (rows, scans) = &mut w[0];
+            self.far_chunk(rows, scans, vals, lo + ci * heaps, lim);
+        });
+    }
+
+    /// Far work of the heaps `n0..n0 + scans.len()`, on the instruction set of the engine.
+    fn far_chunk<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        scans: &mut [FarScan],
+        vals: &[T],
+        n0: usize,
+        lim: usize,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx2 {
+            // SAFETY: the engine is only built with Isa::Avx2 when the processor has AVX2 and
+            // BMI2 (checked in `with_isa`).
+            return unsafe { self.far_chunk_avx2(rows, scans, vals, n0, lim) };
+        }
+        self.far_chunk_impl(rows, scans, vals, n0, lim)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn far_chunk_avx2<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        scans: &mut [FarScan],
+        vals: &[T],
+        n0: usize,
+        lim: usize,
+    ) {
+        self.far_chunk_impl(rows, scans, vals, n0, lim)
+    }
+
+    #[inline(always)]
+    fn far_chunk_impl<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        scans: &mut [FarScan],
+        vals: &[T],
+        n0: usize,
+        lim: usize,
+    ) {
+        let stride = self.stride();
+        let width = self.width;
+        for (i, row) in rows.chunks_mut(stride).enumerate().take(scans.len()) {
+            self.far_singles(&mut row[..width], vals, n0 + i, lim);
+        }
+        self.far_rare_pairs(rows, scans.len(), vals, n0, lim);
+        let mut targets = Targets::new(width, self.mask, self.isa);
+        for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
+            *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, lim);
+        }
     }
 
     /// Clears the row of heap `n` and marks its options that leave one heap below `lim`.
-    #[inline]
+    #[inline(always)]
     fn far_singles<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
-        let row = &mut row[..self.width];
         row.fill(0);
         let m = &self.moves;
         // One heap n − k < lim left: k > n − lim.
@@ -555,15 +495,26 @@ impl Sparse {
         }
     }
 
-    /// Step 1 for the consecutive heaps `n0..` of `rows` (one per stride): marks
-    /// `G(p) ⊕ G(r − p)` for every rare position `p < r` with `r − p < lim`. Rare position by
-    /// rare position, so that the partners `r − p` of successive heaps are successive values.
-    fn far_rare_pairs<T: Cell>(&self, rows: &mut [u8], vals: &[T], n0: usize, lim: usize) {
+    /// Step 1 for the `count` consecutive heaps `n0..` of `rows`: marks `G(p) ⊕ G(r − p)` for
+    /// every rare position `p < r` with `r − p < lim`. Rare position by rare position, so that
+    /// the partners `r − p` of successive heaps are successive values.
+    #[inline(always)]
+    fn far_rare_pairs<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        count: usize,
+        vals: &[T],
+        n0: usize,
+        lim: usize,
+    ) {
         let stride = self.stride();
-        let count = rows.len() / stride;
+        let wmask = self.width - 1;
         debug_assert!(self.rare_pos.last().map_or(true, |&p| p < lim));
+        // Columns that cover every heap of the chunk are marked together.
+        let mut full = Vec::with_capacity(self.rare_pos.len());
         for s in &self.moves.leave_two {
             let t = s.take;
+            full.clear();
             // Heaps n0 + j, j < count, leave r = n0 + j − t; the pair needs p + 1 ≤ r ≤ p + lim − 1.
             for (&p, &g) in self.rare_pos.iter().zip(&self.rare_val) {
                 let j0 = (p + 1 + t).saturating_sub(n0);
@@ -581,16 +532,19 @@ impl Sparse {
                 } else {
                     None
                 };
+                // q = r − p = n0 + j − t − p.
                 let mut go = |ja: usize, jb: usize| {
-                    if ja >= jb {
-                        return;
-                    }
-                    // q = r − p = n0 + j − t − p.
-                    let q0 = n0 + ja - t - p;
-                    for (k, &v) in vals[q0..q0 + (jb - ja)].iter().enumerate() {
-                        let x = (v.get() ^ g) as usize;
-                        debug_assert!(x < self.width);
-                        rows[(ja + k) * stride + x] = 1;
+                    if ja < jb {
+                        let col = [(n0 + ja - t - p, g)];
+                        mark_columns(
+                            self.isa,
+                            &mut rows[ja * stride..],
+                            stride,
+                            wmask,
+                            vals,
+                            &col,
+                            jb - ja,
+                        );
                     }
                 };
                 match skip {
@@ -598,114 +552,140 @@ impl Sparse {
                         go(j0, js);
                         go(js + 1, j1);
                     }
+                    _ if j0 == 0 && j1 == count => full.push((n0 - t - p, g)),
                     _ => go(j0, j1),
                 }
             }
+            mark_columns(self.isa, rows, stride, wmask, vals, &full, count);
         }
     }
 
-    /// Steps 2–3 of heap `n` over pairs with both parts below `lim`, after [`Sparse::far_singles`]
-    /// and [`Sparse::far_rare_pairs`].
-    #[inline]
-    fn far_scan<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
-        let (row, stops) = row.split_at_mut(self.width);
-        let m = &self.moves;
-        // Scan pairs with both parts below lim until every rare value below the least common
-        // value not yet marked is marked: the finishing thread then rarely has to scan.
-        let c = first_unmarked(row, &self.commons);
-        let mut missing = count_unmarked(row, &self.rares, c);
-        let few = if self.far_list { FEW } else { 0 };
-        let mut list = Vec::new();
-        if missing <= few {
-            fill_missing(&mut list, row, c);
+    /// The first scan of heap `n` over the pairs with both parts below `lim`: looks for the rare
+    /// values below the least unmarked common value.
+    #[inline(always)]
+    fn far_scan<T: Cell>(
+        &self,
+        row: &mut [u8],
+        targets: &mut Targets<T>,
+        vals: &[T],
+        n: usize,
+        lim: usize,
+    ) -> FarScan {
+        let [c] = first_open::<1>(row, &self.common);
+        let bound = c.min(self.width as u32);
+        let mut fs = FarScan {
+            bound,
+            split: 0,
+            at: 0,
+        };
+        targets.set_open(row, &self.rare, bound as usize, bound);
+        if targets.need() > 0 {
+            (fs.split, fs.at) = self.scan_far(row, targets, vals, n, lim, (0, 0));
         }
-        let mut partial = false;
-        for (i, s) in m.leave_two.iter().enumerate() {
-            let mut stop = 0;
-            if s.take + 2 <= n {
-                let r = n - s.take;
-                let a0 = far_first(r, lim);
-                let hi = (last_pair(r, s.unequal) + 1).min(lim);
-                stop = a0;
-                if missing > 0 && a0 < hi {
-                    stop = scan_pairs(
-                        row,
-                        vals,
-                        vals,
-                        r,
-                        a0,
-                        hi,
-                        c,
-                        &mut missing,
-                        &mut list,
-                        &mut partial,
-                        few,
-                    );
+        fs
+    }
+
+    /// Scans the pairs of heap `n` with both parts below `lim` from `(split, at)` on, until every
+    /// target that must be met is; returns where it stopped (`split` past the last split when the
+    /// pairs ran out first).
+    #[inline(always)]
+    fn scan_far<T: Cell>(
+        &self,
+        row: &mut [u8],
+        targets: &mut Targets<T>,
+        vals: &[T],
+        n: usize,
+        lim: usize,
+        from: (usize, usize),
+    ) -> (usize, usize) {
+        let splits = &self.moves.leave_two;
+        for (i, s) in splits.iter().enumerate().skip(from.0) {
+            if s.take + 2 > n {
+                break;
+            }
+            let r = n - s.take;
+            let a0 = far_first(r, lim);
+            let lo = if i == from.0 { a0.max(from.1) } else { a0 };
+            let hi = last_pair(r, s.unequal) + 1;
+            if lo < hi {
+                if let Some(at) = scan(row, targets, vals, vals, r, lo, hi) {
+                    return (i, at);
                 }
             }
-            put_u64(stops, i, stop as u64);
         }
-        // The finisher must scan these pairs again if it looks for values from c up.
-        let far_c = if partial { u64::from(c) } else { u64::MAX };
-        put_u64(stops, m.leave_two.len(), far_c);
-    }
-
-    /// Bytes per heap in the mark rows: the marks, then where each split's far scan stopped, then
-    /// the value `c` of the far scan when it left values from `c` up unmarked (else `u64::MAX`).
-    fn stride(&self) -> usize {
-        self.width + 8 * (self.moves.leave_two.len() + 1)
+        (splits.len(), 0)
     }
 }
 
-/// The least value of `class` (ascending) not marked.
-#[inline]
-fn first_unmarked(marks: &[u8], class: &[u32]) -> u32 {
-    *class
-        .iter()
-        .find(|&&v| marks[v as usize] == 0)
-        .expect("a value of the class above every option")
-}
-
-/// How many values of `class` (ascending) below `c` are not marked.
-#[inline]
-fn count_unmarked(marks: &[u8], class: &[u32], c: u32) -> usize {
-    class
-        .iter()
-        .take_while(|&&v| v < c)
-        .filter(|&&v| marks[v as usize] == 0)
-        .count()
-}
-
-/// The finishing side of a block: near marks, mex, scan, bookkeeping.
+/// The finishing side of a block: near marks, mex, the rest of the scan, bookkeeping.
 struct Finisher<'a, 'l, T> {
     engine: &'a Sparse,
     before: &'a [T],
     /// Values of the heaps finished in this block.
     hist: Histogram,
     late: &'l mut Late,
-    /// Heaps whose far scan had to be repeated.
-    rescans: usize,
+    targets: Targets<T>,
+    /// `upto[d]`: how many rare positions are at most `d`, for `d` below the block length.
+    upto: Vec<u32>,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
+    /// Finishes the heaps `b..b + block.len()` (`b` = `before.len()`), on the instruction set
+    /// of the engine.
     fn finish(
         &mut self,
         rows: &mut [u8],
+        scans: &[FarScan],
         block: &mut [T],
         b: usize,
-        lim: usize,
+    ) -> Result<Finished, Overflow> {
+        #[cfg(target_arch = "x86_64")]
+        if self.engine.isa == Isa::Avx2 {
+            // SAFETY: the engine is only built with Isa::Avx2 when the processor has AVX2 and
+            // BMI2 (checked in `Sparse::with_isa`).
+            return unsafe { self.finish_avx2(rows, scans, block, b) };
+        }
+        self.finish_impl(rows, scans, block, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn finish_avx2(
+        &mut self,
+        rows: &mut [u8],
+        scans: &[FarScan],
+        block: &mut [T],
+        b: usize,
+    ) -> Result<Finished, Overflow> {
+        self.finish_impl(rows, scans, block, b)
+    }
+
+    #[inline(always)]
+    fn finish_impl(
+        &mut self,
+        rows: &mut [u8],
+        scans: &[FarScan],
+        block: &mut [T],
+        b: usize,
     ) -> Result<Finished, Overflow> {
         let e = self.engine;
-        let width = e.width;
-        let stride = e.stride();
+        let (width, stride) = (e.width, e.stride());
+        self.upto.clear();
+        let mut count = 0;
+        for d in 0..block.len() {
+            while count < e.rare_pos.len() && e.rare_pos[count] <= d {
+                count += 1;
+            }
+            self.upto.push(count as u32);
+        }
         for j in 0..block.len() {
             let n = b + j;
-            let row = &mut rows[j * stride..(j + 1) * stride];
+            let row = &mut rows[j * stride..j * stride + width];
             let view = View {
                 before: self.before,
                 recent: &block[..j],
             };
-            let g = self.value(row, &view, n, lim);
+            let g = self.value(row, scans[j], &view, n);
             if g > T::MAX {
                 return Err(Overflow { at: n, value: g });
             }
@@ -715,19 +695,21 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 self.late.pos.push(n);
                 self.late.val.push(g);
             }
-            if 2 * value_span(g) > width && j + 1 < block.len() {
+            if g as usize >= width && j + 1 < block.len() {
                 return Ok(Finished::Widen(n + 1));
             }
         }
         Ok(Finished::Done)
     }
 
-    /// G(n), given the far marks in `row`.
-    #[inline]
-    fn value(&mut self, row: &mut [u8], view: &View<'_, T>, n: usize, lim: usize) -> u32 {
+    /// G(n), given the far marks in `row` and how far its far scan went: the options with a
+    /// heap in the block (at or above `lim`) are marked here.
+    #[inline(always)]
+    fn value(&mut self, row: &mut [u8], far: FarScan, view: &View<'_, T>, n: usize) -> u32 {
         let e = self.engine;
-        let (row, stops) = row.split_at_mut(e.width);
+        let lim = view.before.len();
         let m = &e.moves;
+        let width = e.width as u32;
         let get = |q: usize| view.get(q);
         if m.take_all.binary_search(&n).is_ok() {
             row[0] = 1;
@@ -746,19 +728,21 @@ impl<T: Cell> Finisher<'_, '_, T> {
             }
             let r = n - s.take;
             let skip = (s.unequal && r % 2 == 0).then_some(r / 2);
-            // Rare p < lim with q = r − p ≥ lim: p ≤ r − lim (and p ≤ r − 1).
+            // Rare p (all below lim) with q = r − p ≥ lim: p ≤ r − lim (< block length).
             let a = if r >= lim {
-                rp.partition_point(|&p| p <= (r - lim).min(r - 1))
+                self.upto[r - lim] as usize
             } else {
                 0
             };
-            // Rare p ≥ lim, p ≤ r − 1 (not covered by the far marks).
-            let c0 = rp.partition_point(|&p| p < lim).max(a);
-            let d = rp.partition_point(|&p| p < r);
-            mark_pairs_view(row, view, &rp[..a], &e.rare_val[..a], r, skip);
-            if c0 < d {
-                mark_pairs_view(row, view, &rp[c0..d], &e.rare_val[c0..d], r, skip);
-            }
+            let recent = view.recent;
+            mark_pairs(
+                row,
+                |q| recent[q - lim].get(),
+                &rp[..a],
+                &e.rare_val[..a],
+                r,
+                skip,
+            );
             let l = self.late.pos.partition_point(|&p| p < r);
             mark_pairs_view(row, view, &self.late.pos[..l], &self.late.val[..l], r, skip);
         }
@@ -778,128 +762,43 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 }
             }
         }
-        // The least unmarked common value: the answer unless a rare value below it is missing.
-        let c = *e
-            .commons
-            .iter()
-            .find(|&&v| row[v as usize] == 0)
-            .expect("a common value above every option");
-        let mut missing = e
-            .rares
-            .iter()
-            .take_while(|&&v| v < c)
-            .filter(|&&v| row[v as usize] == 0)
-            .count();
-        if missing == 0 {
-            return c;
+        // The least unmarked common value; past the row, the least common value from `width`
+        // on (no option reaches there, and `width` itself, rare, is missing then).
+        let [c] = first_open::<1>(row, &e.common);
+        let c = if c == u32::MAX {
+            width + first_open::<1>(&vec![0; e.width], &e.common)[0]
+        } else {
+            c
+        };
+        let answer = c.min(width);
+        let tg = &mut self.targets;
+        tg.set_open(row, &e.rare, answer as usize, answer);
+        if tg.need() == 0 {
+            return answer;
         }
-        // From here on only the missing values matter: hide everything from c up.
-        row[c as usize..].fill(1);
-        let mut list = Vec::new();
-        if missing <= FEW {
-            fill_missing(&mut list, row, c);
+        // The far scan met every rare value below its bound in the pairs before where it
+        // stopped: go on from there while c is within the bound, else scan those pairs again.
+        let from = if c <= far.bound {
+            (far.split, far.at)
+        } else {
+            (0, 0)
+        };
+        if e.scan_far(row, tg, view.before, n, lim, from).0 < m.leave_two.len() {
+            return answer;
         }
-        let b = view.before.len();
-        let (before, recent) = (view.before, view.recent);
-        // The far scan marked only values below its own c: rescan its pairs if c has grown.
-        let far_c = stop_of(stops, m.leave_two.len());
-        let rescan = far_c != u64::MAX as usize && far_c != c as usize;
-        self.rescans += usize::from(rescan);
-        let mut partial = false;
-        'scan: for (i, s) in m.leave_two.iter().enumerate() {
+        // The pairs with a part at or above lim.
+        for s in &m.leave_two {
             if s.take + 2 > n {
                 break;
             }
             let r = n - s.take;
-            let last = last_pair(r, s.unequal);
-            let a0 = far_first(r, lim);
-            let a1 = if rescan { a0 } else { stop_of(stops, i) };
-            for (lo, hi) in [(1, a0.min(last + 1)), (a1.max(a0), last + 1)] {
-                if lo >= hi {
-                    continue;
-                }
-                // a < b with r − a in the current block: a ≤ r − b.
-                let mid = if r >= b {
-                    (r - b + 1).clamp(lo, hi)
-                } else {
-                    lo
-                };
-                let p1 = mid.min(b);
-                if lo < p1 {
-                    scan_pairs(
-                        row,
-                        before,
-                        recent,
-                        r - b,
-                        lo,
-                        p1,
-                        c,
-                        &mut missing,
-                        &mut list,
-                        &mut partial,
-                        FEW,
-                    );
-                    if missing == 0 {
-                        break 'scan;
-                    }
-                }
-                // Both parts before the block.
-                let p2 = hi.min(b).max(mid);
-                if mid < p2 {
-                    scan_pairs(
-                        row,
-                        before,
-                        before,
-                        r,
-                        mid,
-                        p2,
-                        c,
-                        &mut missing,
-                        &mut list,
-                        &mut partial,
-                        FEW,
-                    );
-                    if missing == 0 {
-                        break 'scan;
-                    }
-                }
-                // Both parts in the block (only while the block is long against the prefix).
-                for a in hi.min(b).max(lo)..hi {
-                    let v = (get(a) ^ get(r - a)) as usize;
-                    if row[v] == 0 {
-                        row[v] = 1;
-                        missing -= 1;
-                        if missing == 0 {
-                            break 'scan;
-                        }
-                        if missing <= FEW {
-                            fill_missing(&mut list, row, c);
-                        }
-                    }
+            let hi = far_first(r, lim).min(last_pair(r, s.unequal) + 1);
+            for a in 1..hi {
+                if tg.meet(get(a) ^ get(r - a), row) && tg.need() == 0 {
+                    return answer;
                 }
             }
         }
-        if missing == 0 {
-            c
-        } else {
-            *e.rares
-                .iter()
-                .find(|&&v| row[v as usize] == 0)
-                .expect("a missing rare value")
-        }
+        tg.least_left().expect("a missing rare value")
     }
-}
-
-/// Writes the `i`-th number after the marks (see [`Sparse::stride`]).
-#[inline]
-fn put_u64(stops: &mut [u8], i: usize, x: u64) {
-    stops[8 * i..8 * i + 8].copy_from_slice(&x.to_le_bytes());
-}
-
-/// Reads the `i`-th number after the marks: where the far scan of split `i` stopped.
-#[inline]
-fn stop_of(stops: &[u8], i: usize) -> usize {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&stops[8 * i..8 * i + 8]);
-    u64::from_le_bytes(b) as usize
 }

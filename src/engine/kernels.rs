@@ -1,0 +1,801 @@
+//! The inner loops of the sparse engine: marking a column of pair values, finding the least
+//! unmarked values of a class, and scanning pairs of heaps for a set of target values.
+//!
+//! They are plain generic Rust over fixed-size chunks, written so that the compiler turns them
+//! into vector code. The engine compiles its hot paths twice — for the build's baseline and, when
+//! the processor has it, for AVX2 (see [`Isa`]) — and every loop here is `#[inline(always)]` so
+//! that it takes the instruction set of its caller. What they compute never depends on which
+//! instruction set runs them.
+
+use super::Cell;
+
+/// The instruction set the engine's hot paths run on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isa {
+    /// What the build targets (SSE2 on x86-64).
+    Portable,
+    /// x86-64 with AVX2 and BMI2, detected at run time.
+    Avx2,
+}
+
+impl Isa {
+    /// The best instruction set of this processor.
+    pub fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") {
+                return Isa::Avx2;
+            }
+        }
+        Isa::Portable
+    }
+
+    /// Every instruction set this processor can run, the portable one first (for tests).
+    pub fn available() -> Vec<Isa> {
+        let mut all = vec![Isa::Portable];
+        if Isa::detect() == Isa::Avx2 {
+            all.push(Isa::Avx2);
+        }
+        all
+    }
+}
+
+/// Pairs per chunk of a scan.
+pub(super) const LANES: usize = 32;
+
+/// A scan compares whole chunks with the list of targets once at most this many remain.
+pub(super) const FEW: usize = 8;
+
+/// For every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row `k` of `rows` for
+/// `k < len`; rows are `stride` bytes apart, values masked by `wmask`.
+#[inline(always)]
+pub(super) fn mark_columns<T: Cell>(
+    isa: Isa,
+    rows: &mut [u8],
+    stride: usize,
+    wmask: usize,
+    vals: &[T],
+    cols: &[(usize, u32)],
+    len: usize,
+) {
+    if len == 0 || cols.is_empty() {
+        return;
+    }
+    assert!(wmask < stride && (len - 1) * stride + wmask < rows.len());
+    assert!(cols.iter().all(|&(q, _)| q + len <= vals.len()));
+    let _ = isa;
+    // The common widths get a constant row stride, so that the unrolled loop adds it for free.
+    macro_rules! by_width {
+        ($($w:literal),*) => {
+            match wmask + 1 {
+                $($w if stride == $w + 64 => {
+                    for &(q, g) in cols {
+                        mark_column_fixed::<T, { $w + 64 }>(rows, wmask, &vals[q..q + len], g);
+                    }
+                })*
+                _ => {
+                    for &(q, g) in cols {
+                        mark_column_scalar(rows, stride, wmask, &vals[q..q + len], g);
+                    }
+                }
+            }
+        };
+    }
+    by_width!(64, 128, 256, 512, 1024)
+}
+
+/// [`mark_column_scalar`] with rows `STRIDE` bytes apart, eight rows at a time.
+#[inline(always)]
+fn mark_column_fixed<T: Cell, const STRIDE: usize>(
+    rows: &mut [u8],
+    wmask: usize,
+    src: &[T],
+    g: u32,
+) {
+    let mut row = rows.as_mut_ptr();
+    let mut eights = src.chunks_exact(8);
+    for e in &mut eights {
+        // SAFETY: as in mark_column_scalar: row k of the column starts at k * STRIDE and
+        // k * STRIDE + x ≤ (len − 1) * STRIDE + wmask < rows.len(), checked by the caller.
+        unsafe {
+            for (k, v) in e.iter().enumerate() {
+                *row.add(k * STRIDE + ((v.get() ^ g) as usize & wmask)) = 1;
+            }
+            row = row.add(8 * STRIDE);
+        }
+    }
+    for &v in eights.remainder() {
+        // SAFETY: as above.
+        unsafe {
+            *row.add((v.get() ^ g) as usize & wmask) = 1;
+            row = row.add(STRIDE);
+        }
+    }
+}
+
+/// One column of [`mark_columns`], one value at a time (the caller checks the bounds).
+#[inline(always)]
+fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src: &[T], g: u32) {
+    let mut row = rows.as_mut_ptr();
+    for &v in src {
+        let x = (v.get() ^ g) as usize & wmask;
+        // SAFETY: row k starts at k * stride, and k * stride + x ≤ (len − 1) * stride + wmask
+        // < rows.len(), checked by the caller.
+        unsafe {
+            *row.add(x) = 1;
+            row = row.add(stride);
+        }
+    }
+}
+
+/// The least `K` values `v` with `row[v] == 0` and `class[v] != 0`, ascending; `u32::MAX` in
+/// the slots past the last one found. `row` and `class` are equally long, a multiple of 16.
+#[inline(always)]
+pub(super) fn first_open<const K: usize>(row: &[u8], class: &[u8]) -> [u32; K] {
+    let mut out = [u32::MAX; K];
+    let mut found = 0;
+    for (i, (r, c)) in row.chunks_exact(16).zip(class.chunks_exact(16)).enumerate() {
+        let mut bits = open_bits(
+            r.try_into().expect("16 bytes"),
+            c.try_into().expect("16 bytes"),
+        );
+        while bits != 0 {
+            out[found] = (16 * i) as u32 + bits.trailing_zeros();
+            found += 1;
+            if found == K {
+                return out;
+            }
+            bits &= bits - 1;
+        }
+    }
+    out
+}
+
+/// Calls `f(v)` for every `v < end` with `row[v] == 0` and `class[v] != 0`, ascending.
+#[inline(always)]
+pub(super) fn for_each_open(row: &[u8], class: &[u8], end: usize, mut f: impl FnMut(u32)) {
+    let end = end.min(row.len());
+    for (i, (r, c)) in row.chunks_exact(16).zip(class.chunks_exact(16)).enumerate() {
+        if 16 * i >= end {
+            return;
+        }
+        let mut bits = open_bits(
+            r.try_into().expect("16 bytes"),
+            c.try_into().expect("16 bytes"),
+        );
+        let room = end - 16 * i;
+        if room < 16 {
+            bits &= (1 << room) - 1;
+        }
+        while bits != 0 {
+            f((16 * i) as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// Bit `i` set when `row[i] == 0` and `class[i] != 0`.
+#[inline(always)]
+fn open_bits(row: &[u8; 16], class: &[u8; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target; the loads read 16 bytes of 16-byte arrays.
+        unsafe {
+            let r = _mm_loadu_si128(row.as_ptr() as *const __m128i);
+            let c = _mm_loadu_si128(class.as_ptr() as *const __m128i);
+            let open = _mm_andnot_si128(
+                _mm_cmpeq_epi8(c, _mm_setzero_si128()),
+                _mm_cmpeq_epi8(r, _mm_setzero_si128()),
+            );
+            _mm_movemask_epi8(open) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bits = 0;
+        for i in 0..16 {
+            bits |= u32::from(row[i] == 0 && class[i] != 0) << i;
+        }
+        bits
+    }
+}
+
+/// The values a scan looks for. A map with one byte per value says which are still targets; the
+/// scan ends when every target below `must` has been met. With AVX2, a 256-bit set of the
+/// targets' *keys* lets a chunk of 32 pairs be tested with a few byte shuffles: the key is the
+/// value itself below 256, and for values below 512 the value with its highest mask bit taken
+/// out, which tells rare values apart (that bit is the parity of the others); a common value may
+/// share a key with a target, so a hit is always confirmed in the map.
+#[derive(Debug, Clone)]
+pub(super) struct Targets<T> {
+    /// `map[v] == 1` while `v` is a target; a power of two long.
+    map: Vec<u8>,
+    /// The targets as set (some may have been met since).
+    all: Vec<T>,
+    /// Targets not yet met.
+    left: usize,
+    /// Targets below `must` not yet met.
+    need: usize,
+    must: u32,
+    /// While `listed`: every target not yet met, padded by repeating one of them.
+    list: [T; FEW],
+    listed: bool,
+    /// The bits of a value kept in place by its key (the rest move down by one).
+    low: u32,
+    /// Where the key of each value is in `keys`: byte index × 256 + bit.
+    slots: Vec<u16>,
+    /// The set of keys of the targets: byte `16 * (k >> 7) + (k & 15)`, bit `(k >> 4) & 7`.
+    keys: [u8; 32],
+    /// How chunks of pairs are tested.
+    isa: Isa,
+}
+
+impl<T: Cell> Targets<T> {
+    /// No targets, for values below `width` (a power of two) and the class mask `mask`; scans
+    /// run on `isa`.
+    pub(super) fn new(width: usize, mask: u32, isa: Isa) -> Targets<T> {
+        debug_assert!(width.is_power_of_two() && (mask as usize) < width.max(2));
+        let low = if width <= 256 {
+            u32::MAX
+        } else {
+            (1u32 << (31 - mask.max(1).leading_zeros())) - 1
+        };
+        Targets {
+            map: vec![0; width],
+            all: Vec::new(),
+            left: 0,
+            need: 0,
+            must: 0,
+            list: [T::default(); FEW],
+            listed: false,
+            low,
+            slots: if width <= 512 {
+                (0..width as u32)
+                    .map(|v| {
+                        let k = (v & low) | ((v >> 1) & !low);
+                        (16 * (k >> 7) + (k & 15)) as u16 * 256 + (1 << ((k >> 4) & 7))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            keys: [0; 32],
+            isa,
+        }
+    }
+
+    /// Whether the key set covers the values (below 512).
+    #[inline(always)]
+    fn keyed(&self) -> bool {
+        self.map.len() <= 512
+    }
+
+    /// Where the key of `v` is in `keys`: the byte and the bit.
+    #[inline(always)]
+    fn key_slot(&self, v: u32) -> (usize, u8) {
+        let s = self.slots[v as usize];
+        ((s >> 8) as usize, s as u8)
+    }
+
+    /// Replaces the targets: the values `v < end` with `row[v] == 0` and `class[v] != 0`. The
+    /// scan must meet those below `must`. The class must be the rare class of the mask.
+    #[inline(always)]
+    pub(super) fn set_open(&mut self, row: &[u8], class: &[u8], end: usize, must: u32) {
+        self.clear();
+        let (map, all) = (&mut self.map, &mut self.all);
+        for_each_open(row, class, end, |v| {
+            map[v as usize] = 1;
+            all.push(T::from_u32(v));
+        });
+        self.left = self.all.len();
+        self.must = must;
+        self.need = self.all.iter().filter(|v| v.get() < must).count();
+        if self.keyed() {
+            for i in 0..self.all.len() {
+                let (byte, bit) = self.key_slot(self.all[i].get());
+                self.keys[byte] |= bit;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for v in self.all.drain(..) {
+            self.map[v.get() as usize] = 0;
+        }
+        self.left = 0;
+        self.need = 0;
+        self.listed = false;
+        self.keys = [0; 32];
+    }
+
+    /// Targets below `must` not yet met.
+    #[inline(always)]
+    pub(super) fn need(&self) -> usize {
+        self.need
+    }
+
+    /// The least target not yet met.
+    pub(super) fn least_left(&self) -> Option<u32> {
+        self.all
+            .iter()
+            .map(|v| v.get())
+            .filter(|&v| self.map[v as usize] != 0)
+            .min()
+    }
+
+    /// If `v` is a target: marks it in `row`, removes it and returns true.
+    #[inline(always)]
+    pub(super) fn meet(&mut self, v: u32, row: &mut [u8]) -> bool {
+        let i = v as usize & (self.map.len() - 1);
+        if self.map[i] == 0 {
+            return false;
+        }
+        self.map[i] = 0;
+        row[i] = 1;
+        self.left -= 1;
+        self.need -= usize::from(v < self.must);
+        if self.keyed() {
+            let (byte, bit) = self.key_slot(v);
+            self.keys[byte] &= !bit;
+        }
+        if self.listed && self.left > 0 {
+            let gone = T::from_u32(v);
+            let keep = *self
+                .list
+                .iter()
+                .find(|&&m| m != gone)
+                .expect("a target left");
+            for m in &mut self.list {
+                if *m == gone {
+                    *m = keep;
+                }
+            }
+        }
+        true
+    }
+
+    /// Fills the list once few targets are left.
+    #[inline(always)]
+    fn use_list(&mut self) -> bool {
+        if !self.listed && self.left <= FEW && self.left > 0 {
+            let map = &self.map;
+            let mut k = 0;
+            for &v in &self.all {
+                if map[v.get() as usize] != 0 {
+                    self.list[k] = v;
+                    k += 1;
+                }
+            }
+            for i in k..FEW {
+                self.list[i] = self.list[0];
+            }
+            self.listed = true;
+        }
+        self.listed
+    }
+}
+
+/// `left[a + i] ^ right[rr − a − i]` for `i < LANES`.
+#[inline(always)]
+fn pair_chunk<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize) -> [T; LANES] {
+    let l: &[T; LANES] = left[a..a + LANES].try_into().expect("chunk length");
+    let g: &[T; LANES] = right[rr + 1 - a - LANES..rr + 1 - a]
+        .try_into()
+        .expect("chunk length");
+    let mut x = [T::default(); LANES];
+    for i in 0..LANES {
+        x[i] = l[i] ^ g[LANES - 1 - i];
+    }
+    x
+}
+
+/// Whether some value of the chunk is in the (padded) list.
+#[inline(always)]
+fn list_hits<T: Cell>(x: &[T; LANES], list: &[T; FEW]) -> bool {
+    let mut hit = [0u8; LANES];
+    for &m in list {
+        for i in 0..LANES {
+            hit[i] |= u8::from(x[i] == m);
+        }
+    }
+    hit.iter().fold(0, |a, &b| a | b) != 0
+}
+
+/// Bit `i` set when value `i` of the chunk is a target in `map`.
+#[inline(always)]
+fn map_bits<T: Cell>(x: &[T; LANES], map: &[u8]) -> u32 {
+    let wmask = map.len() - 1;
+    let mut bits = 0u32;
+    for (i, &v) in x.iter().enumerate() {
+        // SAFETY: the index is masked by map.len() − 1, map.len() a power of two.
+        bits |= u32::from(unsafe { *map.get_unchecked(v.get() as usize & wmask) }) << i;
+    }
+    bits
+}
+
+/// Scans the pairs `left[a] ^ right[rr − a]` for `a` in `lo..hi`, ascending; every target met is
+/// marked in `row` and removed. Returns the `a` after the pair that met the last target below
+/// `must`, or `None` when the range ends first. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and
+/// `rr − lo < right.len()`.
+#[inline(always)]
+pub(super) fn scan<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    debug_assert!(tg.need > 0);
+    assert!(hi <= left.len() && hi <= rr + 1 && (lo >= hi || rr - lo < right.len()));
+    #[cfg(target_arch = "x86_64")]
+    if tg.isa == Isa::Avx2 && tg.keyed() {
+        if let (Some(l), Some(r), Some(t)) = (
+            cast::<T, u8>(left),
+            cast::<T, u8>(right),
+            cast_mut::<T, u8>(tg),
+        ) {
+            // SAFETY: Isa::Avx2 is only chosen when the processor has AVX2; bounds checked above.
+            return unsafe { avx2::scan_u8(row, t, l, r, rr, lo, hi) };
+        }
+        if let (Some(l), Some(r), Some(t)) = (
+            cast::<T, u16>(left),
+            cast::<T, u16>(right),
+            cast_mut::<T, u16>(tg),
+        ) {
+            // SAFETY: as above.
+            return unsafe { avx2::scan_u16(row, t, l, r, rr, lo, hi) };
+        }
+    }
+    let mut a = lo;
+    while a + LANES <= hi {
+        let x = pair_chunk(left, right, rr, a);
+        // Lanes that hold a target: in list mode only looked up when the list compare hits.
+        let mut bits = if !tg.use_list() || list_hits(&x, &tg.list) {
+            map_bits(&x, &tg.map)
+        } else {
+            0
+        };
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // A value met twice in the chunk is a target only the first time.
+            if tg.meet(x[i].get(), row) && tg.need == 0 {
+                return Some(a + i + 1);
+            }
+        }
+        a += LANES;
+    }
+    scan_tail(row, tg, left, right, rr, a, hi)
+}
+
+/// The pairs of [`scan`] one by one.
+#[inline(always)]
+fn scan_tail<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    mut a: usize,
+    hi: usize,
+) -> Option<usize> {
+    while a < hi {
+        let v = (left[a] ^ right[rr - a]).get();
+        a += 1;
+        if tg.meet(v, row) && tg.need == 0 {
+            return Some(a);
+        }
+    }
+    None
+}
+
+/// `s` as a slice of `U` when `T` is `U`.
+#[inline(always)]
+fn cast<T: Cell, U: Cell>(s: &[T]) -> Option<&[U]> {
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<U>()).then(|| {
+        // SAFETY: T and U are the same type.
+        unsafe { std::slice::from_raw_parts(s.as_ptr() as *const U, s.len()) }
+    })
+}
+
+/// `t` as targets of `U` values when `T` is `U`.
+#[inline(always)]
+fn cast_mut<T: Cell, U: Cell>(t: &mut Targets<T>) -> Option<&mut Targets<U>> {
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<U>()).then(|| {
+        // SAFETY: T and U are the same type, so Targets<T> and Targets<U> are too.
+        unsafe { &mut *(t as *mut Targets<T> as *mut Targets<U>) }
+    })
+}
+
+/// The scan with AVX2: 32 pairs at a time, reversed with byte shuffles, their keys tested
+/// against the key set of the targets with nibble lookups (`vpshufb`).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{scan_tail, Targets};
+    use std::arch::x86_64::*;
+
+    /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn key_hits(k: __m256i, keys: &[u8; 32]) -> u32 {
+        // SAFETY: the loads read 16 bytes each of a 32-byte array.
+        let (lo_t, hi_t) = unsafe {
+            (
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(keys.as_ptr() as *const __m128i)),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    keys.as_ptr().add(16) as *const __m128i
+                )),
+            )
+        };
+        let bit_t = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+            -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        );
+        let nib = _mm256_set1_epi8(0x0F);
+        let l = _mm256_and_si256(k, nib);
+        let h = _mm256_and_si256(_mm256_srli_epi16(k, 4), nib);
+        let row = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(lo_t, l),
+            _mm256_shuffle_epi8(hi_t, l),
+            k,
+        );
+        let hit = _mm256_and_si256(row, _mm256_shuffle_epi8(bit_t, h));
+        !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256())) as u32)
+    }
+
+    /// Reverses the 32 bytes of `v`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn reverse_bytes(v: __m256i) -> __m256i {
+        let rev = _mm256_setr_epi8(
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+            6, 5, 4, 3, 2, 1, 0,
+        );
+        _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, rev), 0x4E)
+    }
+
+    /// Reverses the 16 words of `v`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn reverse_words(v: __m256i) -> __m256i {
+        let rev = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
+            7, 4, 5, 2, 3, 0, 1,
+        );
+        _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, rev), 0x4E)
+    }
+
+    /// Lanes that hit a target, for the 32 pairs from `a` (the caller checks the bounds).
+    macro_rules! scan_loop {
+        ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $keys:ident) => {{
+            let mut a = $lo;
+            while a + 32 <= $hi {
+                let mut bits = $keys(a, &$tg.keys);
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let v = u32::from($left[a + i] ^ $right[$rr - a - i]);
+                    if $tg.meet(v, $row) && $tg.need == 0 {
+                        return Some(a + i + 1);
+                    }
+                }
+                a += 32;
+            }
+            scan_tail($row, $tg, $left, $right, $rr, a, $hi)
+        }};
+    }
+
+    /// [`super::scan`] over byte values.
+    ///
+    /// # Safety
+    /// The processor must have AVX2; `hi ≤ left.len()`, `hi ≤ rr + 1`, `rr − lo < right.len()`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn scan_u8(
+        row: &mut [u8],
+        tg: &mut Targets<u8>,
+        left: &[u8],
+        right: &[u8],
+        rr: usize,
+        lo: usize,
+        hi: usize,
+    ) -> Option<usize> {
+        let load = |a: usize| {
+            // SAFETY: a + 32 ≤ hi ≤ left.len(); rr − a − 31 ≥ rr + 1 − hi ≥ 0 and rr − a ≤ rr − lo.
+            unsafe {
+                let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+                let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+                _mm256_xor_si256(l, reverse_bytes(r))
+            }
+        };
+        let keys = |a: usize, set: &[u8; 32]| key_hits(load(a), set);
+        scan_loop!(row, tg, left, right, rr, lo, hi, keys)
+    }
+
+    /// [`super::scan`] over 16-bit values below 512.
+    ///
+    /// # Safety
+    /// As [`scan_u8`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn scan_u16(
+        row: &mut [u8],
+        tg: &mut Targets<u16>,
+        left: &[u16],
+        right: &[u16],
+        rr: usize,
+        lo: usize,
+        hi: usize,
+    ) -> Option<usize> {
+        let low = _mm256_set1_epi16(tg.low as u16 as i16);
+        let load = |a: usize| {
+            // SAFETY: as in scan_u8, for 32 values of two bytes.
+            unsafe {
+                let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+                let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
+                let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
+                let r1 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+                (
+                    _mm256_xor_si256(l0, reverse_words(r0)),
+                    _mm256_xor_si256(l1, reverse_words(r1)),
+                )
+            }
+        };
+        let keys = |a: usize, set: &[u8; 32]| {
+            let (x0, x1) = load(a);
+            let key = |x: __m256i| {
+                _mm256_or_si256(
+                    _mm256_and_si256(x, low),
+                    _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
+                )
+            };
+            // Packing interleaves the 128-bit halves; the permutation puts the keys in order.
+            let k = _mm256_permute4x64_epi64(_mm256_packus_epi16(key(x0), key(x1)), 0xD8);
+            key_hits(k, set)
+        };
+        scan_loop!(row, tg, left, right, rr, lo, hi, keys)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_open_and_for_each_open() {
+        let mut row = vec![0u8; 64];
+        let class: Vec<u8> = (0..64).map(|v| if v % 3 == 0 { 0xFF } else { 0 }).collect();
+        row[0] = 1;
+        row[6] = 1;
+        assert_eq!(first_open::<3>(&row, &class), [3, 9, 12]);
+        let mut seen = Vec::new();
+        for_each_open(&row, &class, 20, |v| seen.push(v));
+        assert_eq!(seen, [3, 9, 12, 15, 18]);
+        let full = vec![1u8; 64];
+        assert_eq!(first_open::<2>(&full, &class), [u32::MAX; 2]);
+    }
+
+    /// A small xorshift generator, so that the tests need no seed files.
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed.max(1);
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    #[test]
+    fn columns_marked_as_the_definition_says() {
+        let mut next = rng(7);
+        for width in [64usize, 128, 512, 2048] {
+            for stride in [width + 64, width + 16] {
+                let len = 37;
+                let vals: Vec<u16> = (0..200).map(|_| (next() % width as u64) as u16).collect();
+                let cols: Vec<(usize, u32)> = (0..5)
+                    .map(|_| ((next() % 150) as usize, (next() % width as u64) as u32))
+                    .collect();
+                let mut rows = vec![0u8; len * stride];
+                mark_columns(
+                    Isa::Portable,
+                    &mut rows,
+                    stride,
+                    width - 1,
+                    &vals,
+                    &cols,
+                    len,
+                );
+                let mut want = vec![0u8; len * stride];
+                for &(q, g) in &cols {
+                    for k in 0..len {
+                        want[k * stride + (vals[q + k] as u32 ^ g) as usize] = 1;
+                    }
+                }
+                assert_eq!(rows, want, "width {width}, stride {stride}");
+            }
+        }
+    }
+
+    /// The vector scan (keys of values below 256, and of values below 512 with a mask bit
+    /// taken out) stops where the portable one does and marks the same values.
+    #[test]
+    fn scans_agree_on_every_instruction_set() {
+        let mut next = rng(11);
+        for round in 0..300 {
+            let width = [64usize, 256, 512][round % 3];
+            let mask = 1 + (next() % (width as u64 - 1)) as u32;
+            let n = 300 + (next() % 700) as usize;
+            let vals: Vec<u16> = (0..n).map(|_| (next() % width as u64) as u16).collect();
+            let bytes: Vec<u8> = vals.iter().map(|&v| (v & 255) as u8).collect();
+            let rr = n - 1 - (next() % 50) as usize;
+            let lo = 1 + (next() % 40) as usize;
+            let hi = lo + (next() % (rr / 2 - lo) as u64) as usize;
+            let mut row = vec![0u8; width];
+            for _ in 0..(next() % (width as u64 / 2)) {
+                row[(next() % width as u64) as usize] = 1;
+            }
+            let rare: Vec<u8> = (0..width as u32)
+                .map(|v| {
+                    if (v & mask).count_ones() % 2 == 0 {
+                        0xFF
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let end = (next() % width as u64) as usize;
+            let must = (next() % (end as u64 + 1)) as u32;
+            let run = |isa: Isa| {
+                let mut r = row.clone();
+                let mut tg = Targets::<u16>::new(width, mask, isa);
+                tg.set_open(&r, &rare, end, must);
+                let stop = (tg.need() > 0).then(|| scan(&mut r, &mut tg, &vals, &vals, rr, lo, hi));
+                (stop, r, tg.need())
+            };
+            let want = run(Isa::Portable);
+            for isa in Isa::available() {
+                assert_eq!(run(isa), want, "u16, {isa:?}, width {width}, mask {mask:x}");
+            }
+            if width <= 256 {
+                let run8 = |isa: Isa| {
+                    let mut r = row.clone();
+                    let mut tg = Targets::<u8>::new(width, mask, isa);
+                    tg.set_open(&r, &rare, end, must);
+                    let stop =
+                        (tg.need() > 0).then(|| scan(&mut r, &mut tg, &bytes, &bytes, rr, lo, hi));
+                    (stop, r, tg.need())
+                };
+                for isa in Isa::available() {
+                    assert_eq!(run8(isa), want, "u8, {isa:?}, width {width}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scan_meets_every_target_in_order() {
+        // Pairs (a, 99 − a) of a sequence; targets are the values of a few chosen pairs.
+        let vals: Vec<u16> = (0..100u32).map(|i| ((i * 37 + 11) % 64) as u16).collect();
+        let pair = |a: usize| (vals[a] ^ vals[99 - a]) as u32;
+        for lo in [1, 5, 17] {
+            let mut row = vec![0u8; 64];
+            let mut class = vec![0u8; 64];
+            let want: Vec<u32> = (lo..50).map(pair).collect();
+            for &v in &want {
+                class[v as usize] = 0xFF;
+            }
+            let mut tg = Targets::<u16>::new(64, 1, Isa::Portable);
+            tg.set_open(&row, &class, 64, 64);
+            let last = (lo..50)
+                .rev()
+                .find(|&a| (lo..a).all(|b| pair(b) != pair(a)))
+                .unwrap();
+            let stop = scan(&mut row, &mut tg, &vals, &vals, 99, lo, 50);
+            assert_eq!(stop, Some(last + 1));
+            assert!(want.iter().all(|&v| row[v as usize] == 1));
+            assert_eq!(tg.need(), 0);
+        }
+    }
+}
