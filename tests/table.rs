@@ -97,6 +97,35 @@ fn info_and_export_agree_with_compute() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }
 
+/// The summary, period included, does not depend on where the values are: `compute --json`,
+/// `compute --table --json` and `info --json` print the same object, for a proved period
+/// (Dawson's Kayles 0.07: period 34 from heap 53, OEIS A002187 shifted by one), an observed
+/// arithmetic one (Nim) and none (Officers); also for a prefix of a table and after extending.
+#[test]
+fn the_period_is_recorded_and_info_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["0.07", "0.[3]", "0.6"] {
+        let t = dir.path().join(format!("{game}.nimseq"));
+        for n in ["3000", "7000"] {
+            let json = ok(&["compute", game, "-n", n, "--json"]);
+            let table = ok(&["compute", game, "-n", n, "--json", "--table", p(&t)]);
+            assert_eq!(table, json, "{game} -n {n}");
+            assert_eq!(ok(&["info", p(&t), "--json"]), json, "{game} -n {n}");
+        }
+        let prefix = ok(&["compute", game, "-n", "500", "--json", "--table", p(&t)]);
+        assert_eq!(prefix, ok(&["compute", game, "-n", "500", "--json"]), "{game}");
+    }
+    let t = dir.path().join("0.07.nimseq");
+    let info = ok(&["info", p(&t)]);
+    assert!(
+        info.contains("period 34 from heap 53 (proved"),
+        "the published period of 0.07: {info}"
+    );
+    let p = TableReader::open(&t).unwrap().period().cloned().unwrap();
+    assert_eq!((p.preperiod, p.period, p.proved), (53, 34, true));
+    assert_eq!(p.periods_seen, (7000 - 53) / 34);
+}
+
 #[test]
 fn smaller_and_larger_n() {
     let dir = tempfile::tempdir().unwrap();
@@ -113,8 +142,9 @@ fn smaller_and_larger_n() {
 }
 
 /// The checked-in fixture (Kayles, heaps 0 .. 999, written by format version 1): this build
-/// reads it, its values are Kayles' (checked against the exact engine and OEIS A002186), and a
-/// fresh run writes the same bytes, so the format cannot change unnoticed.
+/// reads it, its values are Kayles' (checked against the exact engine and OEIS A002186), its
+/// recorded period is Kayles' published one (period 12 from heap 71, OEIS A002186), and a fresh
+/// run writes the same bytes, so the format cannot change unnoticed.
 #[test]
 fn fixture_is_read_and_reproduced() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kayles-1000.nimseq");
@@ -134,10 +164,41 @@ fn fixture_is_read_and_reproduced() {
         v.range(0, 16).collect::<Vec<_>>(),
         [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
     );
+    let period = r.period().expect("the period is recorded");
+    assert_eq!(
+        (period.preperiod, period.period, period.proved),
+        (71, 12, true)
+    );
     let dir = tempfile::tempdir().unwrap();
     let t = dir.path().join("k.nimseq");
     ok(&["compute", "kayles", "-n", "1000", "--table", p(&t)]);
     assert_eq!(std::fs::read(&t).unwrap(), bytes);
+}
+
+/// A table written before periods were recorded (the same format, version 1, with no period):
+/// it still reads, and `compute` with its N records the period, leaving the bytes a fresh run
+/// writes.
+#[test]
+fn fixture_without_a_period_is_read_and_upgraded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let old = dir.join("kayles-1000-no-period.nimseq");
+    let r = TableReader::open(&old).unwrap();
+    r.verify().unwrap();
+    assert_eq!(r.period(), None);
+    let v = r.values().unwrap();
+    assert_eq!(v.range(0, v.len()).collect::<Vec<_>>(), exact("0.77", 1000));
+    let info = ok(&["info", p(&old), "--json"]);
+    assert!(info.contains(r#""period":null"#), "{info}");
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("k.nimseq");
+    std::fs::copy(&old, &t).unwrap();
+    let json = ok(&["compute", "kayles", "-n", "1000", "--table", p(&t), "--json"]);
+    assert_eq!(json, ok(&["compute", "kayles", "-n", "1000", "--json"]));
+    assert_eq!(ok(&["info", p(&t), "--json"]), json);
+    assert_eq!(
+        std::fs::read(&t).unwrap(),
+        std::fs::read(dir.join("kayles-1000.nimseq")).unwrap()
+    );
 }
 
 /// Kills `compute` with SIGKILL at random moments, checks that every killed table opens, and
