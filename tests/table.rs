@@ -113,7 +113,11 @@ fn the_period_is_recorded_and_info_shows_it() {
             assert_eq!(ok(&["info", p(&t), "--json"]), json, "{game} -n {n}");
         }
         let prefix = ok(&["compute", game, "-n", "500", "--json", "--table", p(&t)]);
-        assert_eq!(prefix, ok(&["compute", game, "-n", "500", "--json"]), "{game}");
+        assert_eq!(
+            prefix,
+            ok(&["compute", game, "-n", "500", "--json"]),
+            "{game}"
+        );
     }
     let t = dir.path().join("0.07.nimseq");
     let info = ok(&["info", p(&t)]);
@@ -192,7 +196,15 @@ fn fixture_without_a_period_is_read_and_upgraded() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().join("k.nimseq");
     std::fs::copy(&old, &t).unwrap();
-    let json = ok(&["compute", "kayles", "-n", "1000", "--table", p(&t), "--json"]);
+    let json = ok(&[
+        "compute",
+        "kayles",
+        "-n",
+        "1000",
+        "--table",
+        p(&t),
+        "--json",
+    ]);
     assert_eq!(json, ok(&["compute", "kayles", "-n", "1000", "--json"]));
     assert_eq!(ok(&["info", p(&t), "--json"]), json);
     assert_eq!(
@@ -518,4 +530,74 @@ fn read_only_location_is_a_clean_error() {
         err.contains("Read-only file system") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let o = nimseq(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+/// Ranges that select no heap are refused (they printed a header "n = 10 .. 9" and no value).
+#[test]
+fn export_refuses_empty_and_outside_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("k");
+    ok(&["compute", "kayles", "-n", "100", "--table", p(&t), "-q"]);
+    let t = p(&t);
+    usage_error(
+        &["export", t, "--from", "10", "--to", "5"],
+        "selects no heap",
+    );
+    usage_error(
+        &["export", t, "--from", "10", "--to", "10"],
+        "selects no heap",
+    );
+    usage_error(&["export", t, "--to", "0"], "selects no heap");
+    usage_error(
+        &["export", t, "--from", "100"],
+        "--from 100 is beyond the table",
+    );
+    usage_error(&["export", t, "--to", "101"], "holds heaps 0 .. 99");
+    assert_eq!(
+        ok(&["export", t, "--from", "99", "--no-header"]),
+        format!("99 {}\n", exact("0.77", 100)[99])
+    );
+    let header = ok(&["export", t, "--from", "2^5", "--to", "40"]);
+    assert!(header.contains("# n = 32 .. 39;"), "{header}");
+    // A table that holds no heap yet (a run stopped before its first commit).
+    let empty = dir.path().join("e");
+    nimseq::table::Table::open(&empty, "0.77").unwrap();
+    usage_error(&["export", p(&empty)], "holds no heap yet");
+}
+
+/// The longest subtraction sets give codes of thousands of digits: a table of one stores the
+/// code and must still open (its code once failed to parse back: "game code is too long"),
+/// and a report's b-file name must stay a valid file name.
+#[test]
+fn long_codes_round_trip_through_tables_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("s");
+    let json = ok(&[
+        "compute",
+        "sub(1,4091)",
+        "-n",
+        "5000",
+        "--json",
+        "--table",
+        p(&t),
+    ]);
+    assert_eq!(ok(&["info", p(&t), "--json"]), json);
+    assert_eq!(
+        ok(&["export", p(&t), "--no-header"]),
+        ok(&["values", "sub(1,4091)", "-n", "5000", "--no-header"])
+    );
+    let out = dir.path().join("r");
+    let files = ok(&["report", "sub(1,4091)", "-n", "5000", "-o", p(&out)]);
+    assert_eq!(files.lines().count(), 3, "{files}");
+    for f in files.lines() {
+        assert!(Path::new(f).exists(), "{f}");
+    }
 }

@@ -35,7 +35,7 @@ pub struct ComputeArgs {
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
     /// With --table: the longest time between two checkpoints, in seconds.
-    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds)]
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
     checkpoint: Duration,
     /// No progress bar.
     #[arg(long, short)]
@@ -55,7 +55,9 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
     let summary_and_rule = match &args.table {
         Some(path) => compute_table(&args, path)?,
         None => {
-            let (rule, count) = args.seq.resolve()?;
+            let (rule, count) = args.seq.resolve_hinting(
+                "; keep the values on disk with --table PATH, or give a smaller N",
+            )?;
             let exec = args.seq.executor()?;
             let mut checker = PeriodChecker::new(&rule);
             let values = compute_in_memory(
