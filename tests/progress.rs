@@ -71,7 +71,10 @@ fn the_bar_shows_heaps_rate_eta_largest_value_and_rare_count() {
         let (code, drawn) = on_terminal(args);
         assert_eq!(code, Some(0), "{drawn}");
         for needle in ["heaps/s", "ETA", "largest ", "rare ", "/40,000 heaps"] {
-            assert!(drawn.contains(needle), "{args:?}: no '{needle}' in {drawn:?}");
+            assert!(
+                drawn.contains(needle),
+                "{args:?}: no '{needle}' in {drawn:?}"
+            );
         }
     }
 }

@@ -458,11 +458,22 @@ fn full_disk_is_a_clean_error_and_resumes_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("small");
     std::fs::create_dir(&small).unwrap();
-    let Some(_m) = mount_tmpfs(&small, "size=2m") else {
+    let Some(_m) = mount_tmpfs(&small, "size=8m") else {
         eprintln!("skipped: mount -t tmpfs failed (no privilege in this container?)");
         return;
     };
     let t = small.join("t");
+    // An N that could never fit there is refused before anything is written.
+    let o = nimseq(&["compute", "sub(1,2,3)", "-n", "1e7", "-q", "--table", p(&t)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("holds 8.0 MiB in all") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!t.exists());
+    // Something else fills the disk: 6 MiB of its 8 are taken, the table needs 6 MB.
+    std::fs::write(small.join("filler"), vec![1u8; 6 << 20]).unwrap();
     let o = nimseq(&["compute", "sub(1,2,3)", "-n", "6e6", "-q", "--table", p(&t)]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
@@ -502,6 +513,47 @@ fn full_disk_is_a_clean_error_and_resumes_elsewhere() {
         std::fs::read(&moved).unwrap(),
         std::fs::read(&reference).unwrap()
     );
+}
+
+/// A finished table on a file system remounted read-only: extending it is a clean error (exit 1,
+/// one line) that leaves it as it was, reading it still works, and once the file system is
+/// writable again the same command extends it to the bytes of one uninterrupted run.
+#[test]
+fn read_only_table_is_a_clean_error_and_resumes() {
+    if !is_root() {
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let Some(_m) = mount_tmpfs(dir.path(), "size=16m") else {
+        eprintln!("skipped: mount -t tmpfs failed (no privilege in this container?)");
+        return;
+    };
+    let t = dir.path().join("t");
+    ok(&["compute", "0.6", "-n", "3000", "-q", "--table", p(&t)]);
+    let before = std::fs::read(&t).unwrap();
+    let remount = |mode: &str| {
+        let s = Command::new("mount")
+            .args(["-o", &format!("remount,{mode}"), p(dir.path())])
+            .status()
+            .unwrap();
+        assert!(s.success(), "remount {mode}");
+    };
+    remount("ro");
+    let o = nimseq(&["compute", "0.6", "-n", "9000", "-q", "--table", p(&t)]);
+    let err = text(&o.stderr);
+    remount("rw");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Read-only file system") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&t).unwrap(), before);
+    ok(&["compute", "0.6", "-n", "9000", "-q", "--table", p(&t)]);
+    let reference = tempfile::tempdir().unwrap();
+    let r = reference.path().join("r");
+    ok(&["compute", "0.6", "-n", "9000", "-q", "--table", p(&r)]);
+    assert_eq!(std::fs::read(&t).unwrap(), std::fs::read(&r).unwrap());
 }
 
 #[test]
@@ -599,5 +651,19 @@ fn long_codes_round_trip_through_tables_and_reports() {
     assert_eq!(files.lines().count(), 3, "{files}");
     for f in files.lines() {
         assert!(Path::new(f).exists(), "{f}");
+    }
+}
+
+/// N near 2^64 with --table: refused up front (no disk holds the table), nothing created.
+#[test]
+fn an_n_no_disk_can_hold_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    for n in ["2^63", "18446744073709551615"] {
+        usage_error(
+            &["compute", "kayles", "-n", n, "--table", p(&t)],
+            "in all; give a smaller N or a path on a larger disk",
+        );
+        assert!(!t.exists());
     }
 }

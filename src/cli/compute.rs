@@ -16,6 +16,7 @@ use nimseq::analysis::{
 };
 use nimseq::engine::AnyEngine;
 use nimseq::report;
+use nimseq::resources::{filesystem_size, human_bytes};
 use nimseq::rules::Rule;
 use nimseq::table::{self, Checkpoints, Table, TableError, ValueSlice};
 
@@ -100,6 +101,7 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     if count == 0 {
         return Err(usage("N must be at least 1"));
     }
+    check_disk(path, count)?;
     let signals = Signals::catch().context("cannot catch signals")?;
     let mut t = Table::open(path, &rule.code()).map_err(table_error)?;
     if t.len() < count {
@@ -195,5 +197,26 @@ fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
             anyhow::anyhow!("{e}; the table {held} and resumes from heap {at}")
         }
         e => table_error(e),
+    }
+}
+
+/// Refuses an N whose table cannot fit on the file system that would hold it, even empty: at
+/// least one byte per heap. (A disk that is merely full fails later, cleanly, and the table
+/// resumes elsewhere.)
+fn check_disk(path: &std::path::Path, count: u64) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let needed = count.saturating_add(table::VALUES_OFFSET);
+    match filesystem_size(dir) {
+        Some(size) if needed > size => Err(usage(format!(
+            "N = {count} needs a table of at least {} (one byte per heap) but the file system \
+             of {} holds {} in all; give a smaller N or a path on a larger disk",
+            human_bytes(needed),
+            path.display(),
+            human_bytes(size)
+        ))),
+        _ => Ok(()),
     }
 }

@@ -86,7 +86,7 @@ pub enum TableError {
         path: PathBuf,
     },
     /// A value needs more than 31 bits.
-    #[error("value {value} at heap {at} does not fit in 32 bits")]
+    #[error("value {value} at heap {at} is larger than a table stores (2^31 - 1)")]
     ValueTooLarge {
         /// The heap.
         at: u64,
