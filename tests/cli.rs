@@ -319,3 +319,47 @@ fn every_command_has_examples_in_its_help() {
         );
     }
 }
+
+/// The summary's statistics recomputed by plain counting from the printed values, by the
+/// definitions in the README: the rare mask is the non-zero mask with the fewest heaps whose
+/// value v has popcount(v & m) even (heap 0 included; ties: the smallest m), found here by
+/// trying every mask.
+#[test]
+fn summary_statistics_match_counting() {
+    for game in ["kayles", "0.6", "grundy", "0.3F", "nim", "0.07", "0.0"] {
+        let o = nimseq(&["values", game, "-n", "3000", "--no-header"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let values: Vec<u32> = stdout(&o)
+            .lines()
+            .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+            .collect();
+        let json: serde_json::Value =
+            serde_json::from_str(&stdout(&nimseq(&["compute", game, "-n", "3000", "--json"])))
+                .unwrap();
+        let max = *values.iter().max().unwrap();
+        assert_eq!(json["max_value"], max, "{game}");
+        let first = values.iter().position(|&v| v == max).unwrap();
+        assert_eq!(json["max_value_first_at"], first, "{game}");
+        for (v, c) in json["frequencies"].as_object().unwrap() {
+            let v: u32 = v.parse().unwrap();
+            let counted = values.iter().filter(|&&x| x == v).count();
+            assert_eq!(c.as_u64().unwrap() as usize, counted, "{game} value {v}");
+        }
+        let bits = 32 - max.leading_zeros();
+        let rare = |m: u32| {
+            values
+                .iter()
+                .filter(|&&v| (v & m).count_ones() % 2 == 0)
+                .count()
+        };
+        let best = (1..(1u32 << bits.max(1)))
+            .min_by_key(|&m| (rare(m), m))
+            .unwrap();
+        assert_eq!(json["rare_mask"], format!("{best:x}"), "{game}");
+        assert_eq!(json["rare_count"], rare(best), "{game}");
+        let last = values
+            .iter()
+            .rposition(|&v| (v & best).count_ones() % 2 == 0);
+        assert_eq!(json["last_rare_at"], serde_json::json!(last), "{game}");
+    }
+}
