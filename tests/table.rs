@@ -344,7 +344,13 @@ fn second_writer_is_refused() {
     assert!(text(&o.stderr).contains("being written by another nimseq process"));
     // A reader of the committed state is fine; an export waits for the writer to finish.
     assert!(nimseq(&["info", p(&t)]).status.success());
-    assert_eq!(nimseq(&["export", p(&t)]).status.code(), Some(1));
+    let o = nimseq(&["export", p(&t)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("can be read once that run ends") && err.lines().count() == 1,
+        "{err}"
+    );
     first.kill().unwrap();
     first.wait().unwrap();
 }

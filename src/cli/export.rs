@@ -50,7 +50,7 @@ fn heap_arg(s: &str) -> Result<u64, String> {
 /// Writes the values of heaps `from..to` to stdout, after checking their checksums.
 pub fn export(args: ExportArgs) -> anyhow::Result<()> {
     let t = TableReader::open(&args.path).map_err(table_error)?;
-    t.lock_shared()?;
+    t.lock_shared().map_err(super::locked_for_reading)?;
     let len = t.len();
     if len == 0 {
         return Err(usage(format!(

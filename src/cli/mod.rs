@@ -150,6 +150,17 @@ pub fn table_error(e: nimseq::table::TableError) -> anyhow::Error {
     }
 }
 
+/// A reader refused by a writer's lock: say what can be done meanwhile.
+pub fn locked_for_reading(e: nimseq::table::TableError) -> anyhow::Error {
+    match e {
+        nimseq::table::TableError::Locked { .. } => anyhow::anyhow!(
+            "{e}; its values can be read once that run ends ('nimseq info' shows the part \
+             committed so far)"
+        ),
+        e => e.into(),
+    }
+}
+
 /// Is the root cause a closed stdout?
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {

@@ -90,7 +90,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
 /// one, and the checksums of the values read must hold.
 fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &Path) -> anyhow::Result<Analysis> {
     let t = TableReader::open(path).map_err(table_error)?;
-    t.lock_shared()?;
+    t.lock_shared().map_err(super::locked_for_reading)?;
     if t.game() != rule.code() {
         return Err(usage(format!(
             "{} holds the values of {}, not {}",
