@@ -272,6 +272,8 @@ fn wrong_paths_are_usage_errors() {
     std::fs::write(&file, "x").unwrap();
     let f = file.to_str().unwrap();
     assert_usage_error(&["report", "kayles", "-n", "5", "-o", f], "is a file");
+    assert_usage_error(&["survey", "0.?", "-n", "5", "--out", f], "is a file");
+    assert_usage_error(&["survey-merge", d, "--out", f], "is a file");
     assert_usage_error(
         &["compute", "kayles", "-n", "5", "--table", &format!("{f}/t")],
         "Not a directory",

@@ -150,6 +150,17 @@ pub fn table_error(e: nimseq::table::TableError) -> anyhow::Error {
     }
 }
 
+/// Refuses an output folder that is an existing file (it is created when missing).
+pub fn check_out_dir(dir: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(usage(format!(
+            "{flag} {} is a file; give a folder (it is created if missing)",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
 /// A reader refused by a writer's lock: say what can be done meanwhile.
 pub fn locked_for_reading(e: nimseq::table::TableError) -> anyhow::Error {
     match e {

@@ -47,12 +47,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
             Err(e) => return Err(super::usage(format!("--bfile-terms: {e}"))),
         },
     };
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(super::usage(format!(
-            "--out {} is a file; give a folder (it is created if missing)",
-            args.out.display()
-        )));
-    }
+    super::check_out_dir(&args.out, "--out")?;
     let mut values = Values::default();
     let mut checker = PeriodChecker::new(&rule);
     extend_checking(

@@ -131,6 +131,9 @@ fn resume(partial: &Path, header: &Header) -> anyhow::Result<Vec<GameRecord>> {
 /// Runs `survey`.
 pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
     let count = checked_count(args.count)?;
+    if let Some(dir) = &args.out {
+        super::check_out_dir(dir, "--out")?;
+    }
     if args.pattern.trim().is_empty() {
         return Err(usage(
             "empty PATTERN; give a code with '?' wildcards (0.??) or a file of codes",
@@ -357,6 +360,9 @@ pub fn survey_merge(args: SurveyMergeArgs) -> anyhow::Result<()> {
         }
         _ => usage(e),
     };
+    if let Some(dir) = &args.out {
+        super::check_out_dir(dir, "--out")?;
+    }
     for path in shard_files(&args.files)? {
         let file = read_shard(&path).map_err(input)?;
         files.push((path.display().to_string(), file));
