@@ -629,6 +629,8 @@ fn export_refuses_empty_and_outside_ranges() {
     let empty = dir.path().join("e");
     nimseq::table::Table::open(&empty, "0.77").unwrap();
     usage_error(&["export", p(&empty)], "holds no heap yet");
+    let info = ok(&["info", p(&empty), "--json"]);
+    assert!(info.contains(r#""count":0"#), "{info}");
 }
 
 /// The longest subtraction sets give codes of thousands of digits: a table of one stores the
