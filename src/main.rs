@@ -103,6 +103,14 @@ In a Slurm job array (sbatch --array=0-7), the shard comes from SLURM_ARRAY_TASK
 SLURM_ARRAY_TASK_COUNT (or _MIN/_MAX); see scripts/slurm/. A run that is stopped resumes from
 the games it finished when started again with the same --out.";
 
+/// The names of the commands.
+fn command_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
 /// A panic is a bug, never the user's fault: report it on one line, like every other error,
 /// with where it happened (`RUST_BACKTRACE=1` restores Rust's full report). Exit code 101.
 fn one_line_panics() {
@@ -202,17 +210,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // `nimseq` alone: one line, like every other mistake, naming the commands.
-            let names: Vec<String> = Cli::command()
-                .get_subcommands()
-                .map(|c| c.get_name().to_string())
-                .collect();
             eprintln!(
                 "nimseq: no command given; give one of {} (see 'nimseq --help')",
-                names.join(", ")
+                command_names().join(", ")
             );
             return ExitCode::from(2);
         }
-        Err(e) => return cli::clap_exit(e),
+        Err(e) => {
+            // The first argument that names a command.
+            let names = command_names();
+            let command = std::env::args().skip(1).find(|a| names.contains(a));
+            return cli::clap_exit(e, command.as_deref());
+        }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

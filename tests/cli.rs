@@ -365,3 +365,16 @@ fn summary_statistics_match_counting() {
         assert_eq!(json["last_rare_at"], serde_json::json!(last), "{game}");
     }
 }
+
+#[test]
+fn argument_errors_point_to_the_help_of_their_command() {
+    assert_usage_error(
+        &["compute", "kayles", "-n", "5", "--engine"],
+        "(see 'nimseq compute --help')",
+    );
+    assert_usage_error(
+        &["export", "t", "--format", "xml"],
+        "(see 'nimseq export --help')",
+    );
+    assert_usage_error(&["frobnicate"], "(see 'nimseq --help')");
+}

@@ -193,8 +193,9 @@ pub fn one_line(e: &anyhow::Error) -> String {
 }
 
 /// Prints a clap error (or help) and returns its exit code: help and version exit 0; every
-/// mistake is one line on stderr with exit code 2.
-pub fn clap_exit(e: clap::Error) -> ExitCode {
+/// mistake is one line on stderr with exit code 2, pointing to the help of `command` (the
+/// command given, if any).
+pub fn clap_exit(e: clap::Error, command: Option<&str>) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -227,7 +228,9 @@ pub fn clap_exit(e: clap::Error) -> ExitCode {
                 .find_map(|l| l.trim().strip_prefix("tip: "))
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
-            eprintln!("nimseq: {first}{tip} (see 'nimseq --help')");
+            // Point to the help of the command the mistake was made in.
+            let command = command.map(|c| format!("{c} ")).unwrap_or_default();
+            eprintln!("nimseq: {first}{tip} (see 'nimseq {command}--help')");
             ExitCode::from(2)
         }
     }
