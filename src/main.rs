@@ -7,7 +7,7 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use cli::{
     ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted,
@@ -33,6 +33,8 @@ EXAMPLES
   nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
   nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
   nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object
+  nimseq compute 0.167 -n 2^32 --table t.nimseq
+                                         values kept in a file on disk; resumes when rerun
   nimseq genus kayles -n 30              misère genus and class of Kayles heaps 0 .. 29
   nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
   nimseq graph moves.txt                 values of a game given as lines 'u v'
@@ -60,6 +62,7 @@ enum Command {
     #[command(after_help = SURVEY_HELP)]
     Survey(SurveyArgs),
     /// Merge the shard files of a survey run in parts (--shard, Slurm job arrays) into the whole survey.
+    #[command(after_help = SURVEY_MERGE_HELP)]
     SurveyMerge(SurveyMergeArgs),
     /// Misère play: the genus g+^(λ0 λ1 …) and class of heaps 0 .. N-1 (exact canonical forms).
     #[command(after_help = NOTATION)]
@@ -68,12 +71,16 @@ enum Command {
     #[command(after_help = NOTATION)]
     Play(PlayArgs),
     /// Grundy values of a game given as a graph (edge list); generalized values on cycles.
+    #[command(after_help = GRAPH_HELP)]
     Graph(GraphArgs),
     /// Exact values of Blue-Red (and green) Hackenbush strings and of their sum.
+    #[command(after_help = HACKENBUSH_HELP)]
     Hackenbush(HackenbushArgs),
     /// Print the summary of a table file (from its metadata; nothing is recomputed).
+    #[command(after_help = INFO_HELP)]
     Info(InfoArgs),
     /// Print the values of a table file (b-file, CSV or raw bytes).
+    #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
     /// Compute until a period is proved (octal periodicity theorem) or --max is reached.
     #[command(after_help = NOTATION)]
@@ -96,6 +103,90 @@ In a Slurm job array (sbatch --array=0-7), the shard comes from SLURM_ARRAY_TASK
 SLURM_ARRAY_TASK_COUNT (or _MIN/_MAX); see scripts/slurm/. A run that is stopped resumes from
 the games it finished when started again with the same --out.";
 
+/// The names of the commands.
+fn command_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// A panic is a bug, never the user's fault: report it on one line, like every other error,
+/// with where it happened (`RUST_BACKTRACE=1` restores Rust's full report). Exit code 101.
+fn one_line_panics() {
+    if std::env::var_os("RUST_BACKTRACE").is_some() {
+        return;
+    }
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("unknown cause");
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "nimseq: internal error (a bug in nimseq; please report it with the command): {}{at}",
+            what.replace('\n', " ")
+        );
+    }));
+}
+
+/// More on `survey-merge`.
+const SURVEY_MERGE_HELP: &str = "\
+EXAMPLES
+  nimseq survey '0.???' -n 2^20 --out runs/s --shard 3/8     one of 8 parts (or a Slurm array task)
+  nimseq survey-merge runs/s                                 the whole survey, once all 8 are there
+  nimseq survey-merge runs/s --out runs/s --json             also write survey.jsonl and survey.md
+
+The merge refuses a missing or repeated shard, shards of different surveys and an unfinished
+shard, naming the file.";
+
+/// More on `info`.
+const INFO_HELP: &str = "\
+EXAMPLES
+  nimseq compute 0.167 -n 2^30 --table t.nimseq     write (or resume, or extend) a table
+  nimseq info t.nimseq                              game, heaps held, largest value, rare values,
+                                                    period, frequencies; storage and width
+  nimseq info t.nimseq --json                       the JSON object of 'compute --json'
+  nimseq info t.nimseq --verify                     also check every checksum of the values
+
+The summary comes from the table's metadata: nothing is recomputed, whatever the table's size.
+The file format is described in docs/FORMAT.md.";
+
+/// More on `export`.
+const EXPORT_HELP: &str = "\
+EXAMPLES
+  nimseq export t.nimseq > b.txt                    every heap as an OEIS b-file ('n G(n)')
+  nimseq export t.nimseq --from 1000 --to 2000      heaps 1000 .. 1999
+  nimseq export t.nimseq --from 2^20 --format csv   'n,grundy' lines from heap 1048576 on
+  nimseq export t.nimseq --format raw > v.bin       the stored bytes (width: see 'nimseq info')
+
+A and B accept 1000, 1_000_000, 1e6, 2^20 and 3*2^20. The checksums of the values printed are
+checked first; a damaged table is refused.";
+
+/// More on `graph`.
+const GRAPH_HELP: &str = "\
+EXAMPLES
+  printf 'a b\\nb c\\na c\\n' | nimseq graph -    a -> b -> c and a -> c: values a 2, b 1, c 0
+  nimseq graph moves.txt --json                    one JSON object with every vertex
+  nimseq graph moves.txt --acyclic                 refuse a cycle, naming a vertex on it
+
+FILE: one move 'u v' per line (from u to v), '#' starts a comment, a lone token is a vertex
+without moves. On a cycle, values are generalized (Smith 1966): ∞(K) and draws (D).";
+
+/// More on `hackenbush`.
+const HACKENBUSH_HELP: &str = "\
+EXAMPLES
+  nimseq hackenbush BBBRRBBR          2 13/32 (Berlekamp's sign-expansion rule)
+  nimseq hackenbush BR RBRRBRR GGG    each string's value, their sum and its outcome
+  nimseq hackenbush GGG --json        *3, as JSON
+
+A STRING lists its edges from the ground up: B blue (Left), R red (Right), G green (either).";
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Values(args) => cli::values(args),
@@ -114,9 +205,23 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
+    one_line_panics();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return cli::clap_exit(e),
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `nimseq` alone: one line, like every other mistake, naming the commands.
+            eprintln!(
+                "nimseq: no command given; give one of {} (see 'nimseq --help')",
+                command_names().join(", ")
+            );
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            // The first argument that names a command.
+            let names = command_names();
+            let command = std::env::args().skip(1).find(|a| names.contains(a));
+            return cli::clap_exit(e, command.as_deref());
+        }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -37,6 +37,18 @@ pub fn check_memory(what: &str, needed: u64, hint: &str) -> Result<(), MemoryErr
     }
 }
 
+/// The size of the file system holding `dir` (all of it, used or not), if known.
+pub fn filesystem_size(dir: &std::path::Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a NUL-terminated path and `st` a properly sized, writable struct.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    (st.f_blocks as u64).checked_mul(st.f_frsize as u64)
+}
+
 /// `1536` → `1.5 KiB`.
 pub fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
@@ -64,5 +76,6 @@ mod tests {
         assert_eq!(human_bytes(1 << 40), "1.0 TiB");
         assert!(check_memory("x", u64::MAX, "").is_err() || available_memory().is_none());
         assert!(check_memory("x", 1, "").is_ok());
+        assert!(filesystem_size(std::path::Path::new("/")).is_some_and(|s| s > 0));
     }
 }

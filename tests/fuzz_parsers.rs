@@ -1,6 +1,7 @@
 //! Fuzzing the parsers with many random inputs (proptest): no input panics or hangs, and every
 //! accepted code round-trips through its canonical form. `NIMSEQ_FUZZ_CASES` sets the number of
-//! cases (CI runs the default; `scripts/fuzz.sh` runs many more).
+//! cases (CI runs the default; `scripts/fuzz.sh` runs many more). A case slower than a second
+//! fails as a hang.
 
 use nimseq::numbers::parse_count;
 use nimseq::rules::{Digit, Rule};
@@ -34,6 +35,28 @@ proptest! {
     fn any_text_never_panics(s in "\\PC{0,60}") {
         let _ = Rule::parse(&s);
         let _ = parse_count(&s);
+    }
+
+    /// Long texts near and beyond the length limit: quick answers (no hang), and an accepted
+    /// code's canonical form parses back.
+    #[test]
+    fn long_texts_are_quick(
+        body in "[0-7A-F!]{0,64}",
+        repeat in 1usize..300,
+        tail in "(\\[[0-7]{1,3}\\])?",
+        set in any::<bool>(),
+    ) {
+        let text = if set {
+            format!("sub({})", (1..=repeat).map(|k| (k * 17).to_string()).collect::<Vec<_>>().join(","))
+        } else {
+            format!("0.{}{tail}", body.repeat(repeat))
+        };
+        let began = std::time::Instant::now();
+        let parsed = Rule::parse(&text);
+        prop_assert!(began.elapsed() < std::time::Duration::from_secs(1), "{} characters", text.len());
+        if let Ok(rule) = parsed {
+            prop_assert_eq!(Rule::parse(&rule.code()).expect("canonical code parses"), rule);
+        }
     }
 
     /// Every rule prints as a code that parses back to the same rule.

@@ -97,6 +97,39 @@ fn info_and_export_agree_with_compute() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }
 
+/// The summary, period included, does not depend on where the values are: `compute --json`,
+/// `compute --table --json` and `info --json` print the same object, for a proved period
+/// (Dawson's Kayles 0.07: period 34 from heap 53, OEIS A002187 shifted by one), an observed
+/// arithmetic one (Nim) and none (Officers); also for a prefix of a table and after extending.
+#[test]
+fn the_period_is_recorded_and_info_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["0.07", "0.[3]", "0.6"] {
+        let t = dir.path().join(format!("{game}.nimseq"));
+        for n in ["3000", "7000"] {
+            let json = ok(&["compute", game, "-n", n, "--json"]);
+            let table = ok(&["compute", game, "-n", n, "--json", "--table", p(&t)]);
+            assert_eq!(table, json, "{game} -n {n}");
+            assert_eq!(ok(&["info", p(&t), "--json"]), json, "{game} -n {n}");
+        }
+        let prefix = ok(&["compute", game, "-n", "500", "--json", "--table", p(&t)]);
+        assert_eq!(
+            prefix,
+            ok(&["compute", game, "-n", "500", "--json"]),
+            "{game}"
+        );
+    }
+    let t = dir.path().join("0.07.nimseq");
+    let info = ok(&["info", p(&t)]);
+    assert!(
+        info.contains("period 34 from heap 53 (proved"),
+        "the published period of 0.07: {info}"
+    );
+    let p = TableReader::open(&t).unwrap().period().cloned().unwrap();
+    assert_eq!((p.preperiod, p.period, p.proved), (53, 34, true));
+    assert_eq!(p.periods_seen, (7000 - 53) / 34);
+}
+
 #[test]
 fn smaller_and_larger_n() {
     let dir = tempfile::tempdir().unwrap();
@@ -113,8 +146,9 @@ fn smaller_and_larger_n() {
 }
 
 /// The checked-in fixture (Kayles, heaps 0 .. 999, written by format version 1): this build
-/// reads it, its values are Kayles' (checked against the exact engine and OEIS A002186), and a
-/// fresh run writes the same bytes, so the format cannot change unnoticed.
+/// reads it, its values are Kayles' (checked against the exact engine and OEIS A002186), its
+/// recorded period is Kayles' published one (period 12 from heap 71, OEIS A002186), and a fresh
+/// run writes the same bytes, so the format cannot change unnoticed.
 #[test]
 fn fixture_is_read_and_reproduced() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kayles-1000.nimseq");
@@ -134,10 +168,49 @@ fn fixture_is_read_and_reproduced() {
         v.range(0, 16).collect::<Vec<_>>(),
         [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
     );
+    let period = r.period().expect("the period is recorded");
+    assert_eq!(
+        (period.preperiod, period.period, period.proved),
+        (71, 12, true)
+    );
     let dir = tempfile::tempdir().unwrap();
     let t = dir.path().join("k.nimseq");
     ok(&["compute", "kayles", "-n", "1000", "--table", p(&t)]);
     assert_eq!(std::fs::read(&t).unwrap(), bytes);
+}
+
+/// A table written before periods were recorded (the same format, version 1, with no period):
+/// it still reads, and `compute` with its N records the period, leaving the bytes a fresh run
+/// writes.
+#[test]
+fn fixture_without_a_period_is_read_and_upgraded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let old = dir.join("kayles-1000-no-period.nimseq");
+    let r = TableReader::open(&old).unwrap();
+    r.verify().unwrap();
+    assert_eq!(r.period(), None);
+    let v = r.values().unwrap();
+    assert_eq!(v.range(0, v.len()).collect::<Vec<_>>(), exact("0.77", 1000));
+    let info = ok(&["info", p(&old), "--json"]);
+    assert!(info.contains(r#""period":null"#), "{info}");
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("k.nimseq");
+    std::fs::copy(&old, &t).unwrap();
+    let json = ok(&[
+        "compute",
+        "kayles",
+        "-n",
+        "1000",
+        "--table",
+        p(&t),
+        "--json",
+    ]);
+    assert_eq!(json, ok(&["compute", "kayles", "-n", "1000", "--json"]));
+    assert_eq!(ok(&["info", p(&t), "--json"]), json);
+    assert_eq!(
+        std::fs::read(&t).unwrap(),
+        std::fs::read(dir.join("kayles-1000.nimseq")).unwrap()
+    );
 }
 
 /// Kills `compute` with SIGKILL at random moments, checks that every killed table opens, and
@@ -271,7 +344,13 @@ fn second_writer_is_refused() {
     assert!(text(&o.stderr).contains("being written by another nimseq process"));
     // A reader of the committed state is fine; an export waits for the writer to finish.
     assert!(nimseq(&["info", p(&t)]).status.success());
-    assert_eq!(nimseq(&["export", p(&t)]).status.code(), Some(1));
+    let o = nimseq(&["export", p(&t)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("can be read once that run ends") && err.lines().count() == 1,
+        "{err}"
+    );
     first.kill().unwrap();
     first.wait().unwrap();
 }
@@ -385,11 +464,22 @@ fn full_disk_is_a_clean_error_and_resumes_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("small");
     std::fs::create_dir(&small).unwrap();
-    let Some(_m) = mount_tmpfs(&small, "size=2m") else {
+    let Some(_m) = mount_tmpfs(&small, "size=8m") else {
         eprintln!("skipped: mount -t tmpfs failed (no privilege in this container?)");
         return;
     };
     let t = small.join("t");
+    // An N that could never fit there is refused before anything is written.
+    let o = nimseq(&["compute", "sub(1,2,3)", "-n", "1e7", "-q", "--table", p(&t)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("holds 8.0 MiB in all") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!t.exists());
+    // Something else fills the disk: 6 MiB of its 8 are taken, the table needs 6 MB.
+    std::fs::write(small.join("filler"), vec![1u8; 6 << 20]).unwrap();
     let o = nimseq(&["compute", "sub(1,2,3)", "-n", "6e6", "-q", "--table", p(&t)]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
@@ -431,6 +521,47 @@ fn full_disk_is_a_clean_error_and_resumes_elsewhere() {
     );
 }
 
+/// A finished table on a file system remounted read-only: extending it is a clean error (exit 1,
+/// one line) that leaves it as it was, reading it still works, and once the file system is
+/// writable again the same command extends it to the bytes of one uninterrupted run.
+#[test]
+fn read_only_table_is_a_clean_error_and_resumes() {
+    if !is_root() {
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let Some(_m) = mount_tmpfs(dir.path(), "size=16m") else {
+        eprintln!("skipped: mount -t tmpfs failed (no privilege in this container?)");
+        return;
+    };
+    let t = dir.path().join("t");
+    ok(&["compute", "0.6", "-n", "3000", "-q", "--table", p(&t)]);
+    let before = std::fs::read(&t).unwrap();
+    let remount = |mode: &str| {
+        let s = Command::new("mount")
+            .args(["-o", &format!("remount,{mode}"), p(dir.path())])
+            .status()
+            .unwrap();
+        assert!(s.success(), "remount {mode}");
+    };
+    remount("ro");
+    let o = nimseq(&["compute", "0.6", "-n", "9000", "-q", "--table", p(&t)]);
+    let err = text(&o.stderr);
+    remount("rw");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Read-only file system") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&t).unwrap(), before);
+    ok(&["compute", "0.6", "-n", "9000", "-q", "--table", p(&t)]);
+    let reference = tempfile::tempdir().unwrap();
+    let r = reference.path().join("r");
+    ok(&["compute", "0.6", "-n", "9000", "-q", "--table", p(&r)]);
+    assert_eq!(std::fs::read(&t).unwrap(), std::fs::read(&r).unwrap());
+}
+
 #[test]
 fn read_only_location_is_a_clean_error() {
     if !is_root() {
@@ -457,4 +588,90 @@ fn read_only_location_is_a_clean_error() {
         err.contains("Read-only file system") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let o = nimseq(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+/// Ranges that select no heap are refused (they printed a header "n = 10 .. 9" and no value).
+#[test]
+fn export_refuses_empty_and_outside_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("k");
+    ok(&["compute", "kayles", "-n", "100", "--table", p(&t), "-q"]);
+    let t = p(&t);
+    usage_error(
+        &["export", t, "--from", "10", "--to", "5"],
+        "selects no heap",
+    );
+    usage_error(
+        &["export", t, "--from", "10", "--to", "10"],
+        "selects no heap",
+    );
+    usage_error(&["export", t, "--to", "0"], "selects no heap");
+    usage_error(
+        &["export", t, "--from", "100"],
+        "--from 100 is beyond the table",
+    );
+    usage_error(&["export", t, "--to", "101"], "holds heaps 0 .. 99");
+    assert_eq!(
+        ok(&["export", t, "--from", "99", "--no-header"]),
+        format!("99 {}\n", exact("0.77", 100)[99])
+    );
+    let header = ok(&["export", t, "--from", "2^5", "--to", "40"]);
+    assert!(header.contains("# n = 32 .. 39;"), "{header}");
+    // A table that holds no heap yet (a run stopped before its first commit).
+    let empty = dir.path().join("e");
+    nimseq::table::Table::open(&empty, "0.77").unwrap();
+    usage_error(&["export", p(&empty)], "holds no heap yet");
+    let info = ok(&["info", p(&empty), "--json"]);
+    assert!(info.contains(r#""count":0"#), "{info}");
+}
+
+/// The longest subtraction sets give codes of thousands of digits: a table of one stores the
+/// code and must still open (its code once failed to parse back: "game code is too long"),
+/// and a report's b-file name must stay a valid file name.
+#[test]
+fn long_codes_round_trip_through_tables_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("s");
+    let json = ok(&[
+        "compute",
+        "sub(1,4091)",
+        "-n",
+        "5000",
+        "--json",
+        "--table",
+        p(&t),
+    ]);
+    assert_eq!(ok(&["info", p(&t), "--json"]), json);
+    assert_eq!(
+        ok(&["export", p(&t), "--no-header"]),
+        ok(&["values", "sub(1,4091)", "-n", "5000", "--no-header"])
+    );
+    let out = dir.path().join("r");
+    let files = ok(&["report", "sub(1,4091)", "-n", "5000", "-o", p(&out)]);
+    assert_eq!(files.lines().count(), 3, "{files}");
+    for f in files.lines() {
+        assert!(Path::new(f).exists(), "{f}");
+    }
+}
+
+/// N near 2^64 with --table: refused up front (no disk holds the table), nothing created.
+#[test]
+fn an_n_no_disk_can_hold_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    for n in ["2^63", "18446744073709551615"] {
+        usage_error(
+            &["compute", "kayles", "-n", n, "--table", p(&t)],
+            "in all; give a smaller N or a path on a larger disk",
+        );
+        assert!(!t.exists());
+    }
 }

@@ -42,6 +42,17 @@ pub struct Period {
     pub theorem_bound: Option<u64>,
 }
 
+impl Period {
+    /// This period with `periods_seen` counted over heaps `0 .. count`: the full periods from
+    /// the preperiod on. Summaries of `count` heaps count them so, however many heaps were
+    /// computed before the period was proved, so that a summary does not depend on how the
+    /// values were obtained (in memory, from a table, or from the period itself).
+    pub fn seen_in(mut self, count: u64) -> Period {
+        self.periods_seen = count.saturating_sub(self.preperiod) / self.period.max(1);
+        self
+    }
+}
+
 /// The summary of a computed sequence, as `compute --json` prints it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Summary {

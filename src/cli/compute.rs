@@ -11,9 +11,12 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
-use nimseq::analysis::{extended_stats, observe, observe_slice, PeriodChecker, Stats, Summary};
+use nimseq::analysis::{
+    extended_stats, observe, observe_slice, Period, PeriodChecker, Stats, Summary,
+};
 use nimseq::engine::AnyEngine;
 use nimseq::report;
+use nimseq::resources::{filesystem_size, human_bytes};
 use nimseq::rules::Rule;
 use nimseq::table::{self, Checkpoints, Table, TableError, ValueSlice};
 
@@ -33,7 +36,7 @@ pub struct ComputeArgs {
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
     /// With --table: the longest time between two checkpoints, in seconds.
-    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds)]
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
     checkpoint: Duration,
     /// No progress bar.
     #[arg(long, short)]
@@ -53,7 +56,9 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
     let summary_and_rule = match &args.table {
         Some(path) => compute_table(&args, path)?,
         None => {
-            let (rule, count) = args.seq.resolve()?;
+            let (rule, count) = args.seq.resolve_hinting(
+                "; keep the values on disk with --table PATH, or give a smaller N",
+            )?;
             let exec = args.seq.executor()?;
             let mut checker = PeriodChecker::new(&rule);
             let values = compute_in_memory(
@@ -69,7 +74,7 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
                 Some(p) => Summary::from_stats(
                     &rule.code(),
                     &extended_stats(&values, p, count as u64),
-                    Some(p.clone()),
+                    Some(p.clone().seen_in(count as u64)),
                 ),
                 None => {
                     let mut s = Summary::of_values(&rule.code(), &values);
@@ -96,8 +101,12 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     if count == 0 {
         return Err(usage("N must be at least 1"));
     }
+    check_disk(path, count)?;
     let signals = Signals::catch().context("cannot catch signals")?;
     let mut t = Table::open(path, &rule.code()).map_err(table_error)?;
+    if t.len() < count {
+        t.forget_observed_period();
+    }
     let mut bar = Bar::new(count, args.quiet);
     let r = table::extend(
         &mut t,
@@ -140,47 +149,74 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
             }
             .into());
         }
-        Err(e @ (TableError::Io { .. } | TableError::ValueTooLarge { .. })) => {
+        Err(e) => return Err(stopped_error(e, &t)),
+    }
+    // The period of heaps 0 .. N-1, found as the in-memory run finds it: one pass of the
+    // period checker over the stored values, or failing a proof the pattern observed. A table
+    // of exactly N heaps records it (`info` shows it); a larger one is left alone.
+    let upto = count.min(t.len()) as usize;
+    let period = match t.values() {
+        ValueSlice::W8(v) => period_of(&rule, &v[..upto]),
+        ValueSlice::W16(v) => period_of(&rule, &v[..upto]),
+        ValueSlice::W32(v) => period_of(&rule, &v[..upto]),
+    }
+    .map(|p| p.seen_in(upto as u64));
+    let summary = if count >= t.len() {
+        t.record_period(period).map_err(|e| stopped_error(e, &t))?;
+        t.summary()
+    } else {
+        // The table holds more heaps than asked for: summarize the prefix.
+        let stats = match t.values() {
+            ValueSlice::W8(v) => Stats::of_slice(&v[..upto]),
+            ValueSlice::W16(v) => Stats::of_slice(&v[..upto]),
+            ValueSlice::W32(v) => Stats::of_slice(&v[..upto]),
+        };
+        Summary::from_stats(&rule.code(), &stats, period)
+    };
+    Ok((summary, rule))
+}
+
+/// The proved period of `values` (the octal periodicity theorem), else the pattern observed.
+fn period_of<T: nimseq::engine::Cell>(rule: &Rule, values: &[T]) -> Option<Period> {
+    let mut checker = PeriodChecker::new(rule);
+    checker
+        .update_slice(values)
+        .cloned()
+        .or_else(|| observe_slice(values))
+}
+
+/// A failure while writing the table, saying what the table holds and where it resumes.
+fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
+    match e {
+        e @ (TableError::Io { .. } | TableError::ValueTooLarge { .. }) => {
             let at = t.committed();
             let held = match at {
                 0 => "holds no heap yet".to_string(),
                 at => format!("holds heaps 0 .. {}", at - 1),
             };
-            return Err(anyhow::anyhow!(
-                "{e}; the table {held} and resumes from heap {at}"
-            ));
+            anyhow::anyhow!("{e}; the table {held} and resumes from heap {at}")
         }
-        Err(e) => return Err(table_error(e)),
+        e => table_error(e),
     }
-    // One pass of the period checker over the stored values: a proved period, or failing that
-    // the pattern observed, goes into the summary.
-    let period = {
-        let mut checker = PeriodChecker::new(&rule);
-        let proved = match t.values() {
-            ValueSlice::W8(v) => checker.update_slice(v).cloned(),
-            ValueSlice::W16(v) => checker.update_slice(v).cloned(),
-            ValueSlice::W32(v) => checker.update_slice(v).cloned(),
-        };
-        proved.or_else(|| match t.values() {
-            ValueSlice::W8(v) => observe_slice(v),
-            ValueSlice::W16(v) => observe_slice(v),
-            ValueSlice::W32(v) => observe_slice(v),
-        })
+}
+
+/// Refuses an N whose table cannot fit on the file system that would hold it, even empty: at
+/// least one byte per heap. (A disk that is merely full fails later, cleanly, and the table
+/// resumes elsewhere.)
+fn check_disk(path: &std::path::Path, count: u64) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
     };
-    // Not yet recorded in the table file: `Table::set_period` commits a new metadata block,
-    // which would change the bytes of a finished table (the byte-identity tests pin them).
-    let summary = if count >= t.len() {
-        let mut s = t.summary();
-        s.period = period.clone();
-        s
-    } else {
-        // The table holds more heaps than asked for: summarize the prefix.
-        let stats = match t.values() {
-            ValueSlice::W8(v) => Stats::of_slice(&v[..count as usize]),
-            ValueSlice::W16(v) => Stats::of_slice(&v[..count as usize]),
-            ValueSlice::W32(v) => Stats::of_slice(&v[..count as usize]),
-        };
-        Summary::from_stats(&rule.code(), &stats, period)
-    };
-    Ok((summary, rule))
+    let needed = count.saturating_add(table::VALUES_OFFSET);
+    match filesystem_size(dir) {
+        Some(size) if needed > size => Err(usage(format!(
+            "N = {count} needs a table of at least {} (one byte per heap) but the file system \
+             of {} holds {} in all; give a smaller N or a path on a larger disk",
+            human_bytes(needed),
+            path.display(),
+            human_bytes(size)
+        ))),
+        _ => Ok(()),
+    }
 }

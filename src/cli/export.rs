@@ -29,11 +29,11 @@ pub struct ExportArgs {
     /// The table file.
     #[arg(value_name = "PATH")]
     path: PathBuf,
-    /// The first heap.
-    #[arg(long, value_name = "A", value_parser = heap_arg)]
+    /// The first heap (default 0; numbers as in 1000, 1e6, 2^20).
+    #[arg(long, value_name = "A", value_parser = heap_arg, allow_negative_numbers = true)]
     from: Option<u64>,
     /// Stop before heap B (default: every heap in the table).
-    #[arg(long, value_name = "B", value_parser = heap_arg)]
+    #[arg(long, value_name = "B", value_parser = heap_arg, allow_negative_numbers = true)]
     to: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "bfile")]
@@ -44,27 +44,37 @@ pub struct ExportArgs {
 }
 
 fn heap_arg(s: &str) -> Result<u64, String> {
-    if s.trim() == "0" {
-        return Ok(0);
-    }
     parse_count(s).map_err(|e| e.to_string())
 }
 
 /// Writes the values of heaps `from..to` to stdout, after checking their checksums.
 pub fn export(args: ExportArgs) -> anyhow::Result<()> {
     let t = TableReader::open(&args.path).map_err(table_error)?;
-    t.lock_shared()?;
+    t.lock_shared().map_err(super::locked_for_reading)?;
     let len = t.len();
-    let from = args.from.unwrap_or(0);
-    let to = args.to.unwrap_or(len);
-    if to > len {
+    if len == 0 {
         return Err(usage(format!(
-            "--to {to} is beyond the table, which holds heaps 0 .. {}",
-            len.saturating_sub(1)
+            "{} holds no heap yet; fill it with 'nimseq compute {} -n N --table {}'",
+            args.path.display(),
+            t.game(),
+            args.path.display()
         )));
     }
-    if from > to {
-        return Err(usage(format!("--from {from} is after --to {to}")));
+    let from = args.from.unwrap_or(0);
+    let to = args.to.unwrap_or(len);
+    let held = format!("the table holds heaps 0 .. {}", len - 1);
+    if from >= len {
+        return Err(usage(format!("--from {from} is beyond the table: {held}")));
+    }
+    if to > len {
+        return Err(usage(format!(
+            "--to {to} is beyond the table: {held} (--to {len} ends with the last)"
+        )));
+    }
+    if from >= to {
+        return Err(usage(format!(
+            "--from {from} --to {to} selects no heap: heaps from A up to, not including, B"
+        )));
     }
     t.verify_range(from, to)?;
     let values = t.values()?;

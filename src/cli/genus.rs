@@ -15,17 +15,17 @@ use super::usage;
 #[derive(Debug, Args)]
 pub struct GenusArgs {
     /// The game: a code (0.77, 4!.0, 0.137, 0.3F) or a name (kayles, grundy).
-    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    #[arg(value_name = "GAME")]
     game: String,
     /// How many heaps: 0 .. N-1 (exact misère analysis is expensive: tens, not millions).
-    #[arg(short = 'n', long = "count", value_name = "N", value_parser = super::count_arg)]
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = super::count_arg, allow_negative_numbers = true)]
     count: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
     /// Stop with an error beyond this many distinct canonical forms (default: what fits in
     /// half the available memory).
-    #[arg(long, value_name = "FORMS", value_parser = super::count_arg)]
+    #[arg(long, value_name = "FORMS", value_parser = super::count_arg, allow_negative_numbers = true)]
     max_forms: Option<u64>,
     /// Leave out the class (its half-tame test adds G + G, which dominates the cost of large
     /// heaps): reach further.

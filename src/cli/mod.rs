@@ -60,25 +60,31 @@ pub fn usage(e: impl std::fmt::Display) -> anyhow::Error {
 #[derive(Debug, Args)]
 pub struct SequenceArgs {
     /// The game: a code (0.77, 4!.0, 0.[3], 0.3F), a subtraction set (sub(1,2,3)) or a name (kayles).
-    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    #[arg(value_name = "GAME")]
     pub game: String,
     /// How many values: heaps 0 .. N-1 (1000, 1e6, 2^20).
-    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_hyphen_values = true)]
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
     pub count: u64,
     /// Engine: exact (reference, O(N^2)), sparse (rare/common values) or auto (sparse where
     /// some move splits a heap, else exact).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     pub engine: EngineKind,
     /// Worker threads for one game (default: all cores); the values do not depend on it.
-    #[arg(long, value_name = "T", value_parser = threads_arg)]
+    #[arg(long, value_name = "T", value_parser = threads_arg, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 }
 
 impl SequenceArgs {
-    /// The rule and the count, checked.
+    /// The rule and the count, checked (the values must fit in memory).
     pub fn resolve(&self) -> anyhow::Result<(Rule, usize)> {
+        self.resolve_hinting(NO_TABLE_HINT)
+    }
+
+    /// [`SequenceArgs::resolve`], with `hint` (starting with "; ") after a count too large
+    /// for the memory.
+    pub fn resolve_hinting(&self, hint: &str) -> anyhow::Result<(Rule, usize)> {
         let rule = Rule::parse(&self.game).map_err(usage)?;
-        let count = checked_count(self.count)?;
+        let count = checked_count_hinting("N", self.count, hint)?;
         Ok((rule, count))
     }
 
@@ -101,19 +107,29 @@ pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
     parse_count(s).map_err(|e| e.to_string())
 }
 
+/// The advice after an N too large for the memory, for commands without `--table`.
+pub const NO_TABLE_HINT: &str =
+    "; give a smaller N (only 'nimseq compute --table PATH' keeps the values on disk)";
+
 /// A heap count that the values can be held in memory for.
 pub fn checked_count(count: u64) -> anyhow::Result<usize> {
+    checked_count_hinting("N", count, NO_TABLE_HINT)
+}
+
+/// [`checked_count`] for the option called `name` in messages (`N`, `--max`), with `hint`
+/// (starting with "; ") after a count too large for the memory.
+pub fn checked_count_hinting(name: &str, count: u64, hint: &str) -> anyhow::Result<usize> {
     if count == 0 {
-        return Err(usage("N must be at least 1"));
+        return Err(usage(format!("{name} must be at least 1")));
     }
+    let what = if name.starts_with("--") {
+        format!("{name} {count}")
+    } else {
+        format!("{name} = {count}")
+    };
     let n = usize::try_from(count)
-        .map_err(|_| usage(format!("N = {count} is too large for this machine")))?;
-    check_memory(
-        &format!("N = {count}"),
-        count,
-        "; keep the values on disk with --table PATH, or give a smaller N",
-    )
-    .map_err(usage)?;
+        .map_err(|_| usage(format!("{what} is too large for this machine")))?;
+    check_memory(&what, count, hint).map_err(usage)?;
     Ok(n)
 }
 
@@ -124,6 +140,34 @@ pub fn table_error(e: nimseq::table::TableError) -> anyhow::Error {
         TableError::OtherGame { .. } | TableError::NotATable { .. } => usage(e),
         // A path that names no file (or a folder that does not exist) is a mistyped argument.
         TableError::Io { ref source, .. } if source.kind() == io::ErrorKind::NotFound => usage(e),
+        TableError::Io { ref source, .. } if source.raw_os_error() == Some(libc::EISDIR) => {
+            usage(format!("{e}; give the path of a table file, not a folder"))
+        }
+        TableError::Io { ref source, .. } if source.raw_os_error() == Some(libc::ENOTDIR) => {
+            usage(e)
+        }
+        e => e.into(),
+    }
+}
+
+/// Refuses an output folder that is an existing file (it is created when missing).
+pub fn check_out_dir(dir: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(usage(format!(
+            "{flag} {} is a file; give a folder (it is created if missing)",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A reader refused by a writer's lock: say what can be done meanwhile.
+pub fn locked_for_reading(e: nimseq::table::TableError) -> anyhow::Error {
+    match e {
+        nimseq::table::TableError::Locked { .. } => anyhow::anyhow!(
+            "{e}; its values can be read once that run ends ('nimseq info' shows the part \
+             committed so far)"
+        ),
         e => e.into(),
     }
 }
@@ -149,8 +193,9 @@ pub fn one_line(e: &anyhow::Error) -> String {
 }
 
 /// Prints a clap error (or help) and returns its exit code: help and version exit 0; every
-/// mistake is one line on stderr with exit code 2.
-pub fn clap_exit(e: clap::Error) -> ExitCode {
+/// mistake is one line on stderr with exit code 2, pointing to the help of `command` (the
+/// command given, if any).
+pub fn clap_exit(e: clap::Error, command: Option<&str>) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -183,7 +228,9 @@ pub fn clap_exit(e: clap::Error) -> ExitCode {
                 .find_map(|l| l.trim().strip_prefix("tip: "))
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
-            eprintln!("nimseq: {first}{tip} (see 'nimseq --help')");
+            // Point to the help of the command the mistake was made in.
+            let command = command.map(|c| format!("{c} ")).unwrap_or_default();
+            eprintln!("nimseq: {first}{tip} (see 'nimseq {command}--help')");
             ExitCode::from(2)
         }
     }

@@ -10,7 +10,7 @@ use nimseq::numbers::parse_count;
 use nimseq::report;
 use nimseq::rules::Rule;
 
-use super::{checked_count, usage};
+use super::{checked_count_hinting, usage};
 
 /// The default limit of `period --max`.
 pub const DEFAULT_MAX: u64 = 1 << 24;
@@ -19,10 +19,10 @@ pub const DEFAULT_MAX: u64 = 1 << 24;
 #[derive(Debug, Args)]
 pub struct PeriodArgs {
     /// The game: a code (0.77, 0.16, 4!.0, 0.3F) or a name (kayles).
-    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    #[arg(value_name = "GAME")]
     game: String,
     /// Compute at most N values (heaps 0 .. N-1) [default: 2^24].
-    #[arg(long, value_name = "N", value_parser = count_arg)]
+    #[arg(long, value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
     max: Option<u64>,
     /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
@@ -39,7 +39,11 @@ fn count_arg(s: &str) -> Result<u64, String> {
 /// Computes until the period is proved or `--max` values are reached, then reports.
 pub fn period(args: PeriodArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
-    let max = checked_count(args.max.unwrap_or(DEFAULT_MAX))?;
+    let max = checked_count_hinting(
+        "--max",
+        args.max.unwrap_or(DEFAULT_MAX),
+        "; give a smaller --max",
+    )?;
     let (values, report) = find_period(&rule, max, args.engine)?;
     let out = std::io::stdout().lock();
     if args.json {

@@ -7,19 +7,20 @@ use clap::Args;
 use nimseq::engine::{self, EngineKind};
 use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
+use nimseq::resources::check_memory;
 use nimseq::rules::Rule;
 use nimseq::table::TableReader;
 
-use super::{checked_count, count_arg, table_error, usage};
+use super::{count_arg, table_error, usage};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The game: a code (0.77, 4!.0, 0.[3]), a subtraction set or a name (kayles).
-    #[arg(value_name = "GAME", allow_hyphen_values = true)]
+    #[arg(value_name = "GAME")]
     game: String,
     /// The heaps of the position (1000, 1e6 and 2^20 are accepted).
-    #[arg(value_name = "HEAP", required = true, num_args = 1.., value_parser = count_arg)]
+    #[arg(value_name = "HEAP", required = true, num_args = 1.., value_parser = count_arg, allow_negative_numbers = true)]
     heaps: Vec<u64>,
     /// Print the analysis as one JSON object.
     #[arg(long)]
@@ -29,7 +30,7 @@ pub struct PlayArgs {
     #[arg(long)]
     misere: bool,
     /// The most positions the misère search may visit.
-    #[arg(long, value_name = "POSITIONS", default_value = "2e6", value_parser = count_arg)]
+    #[arg(long, value_name = "POSITIONS", default_value = "2e6", value_parser = count_arg, allow_negative_numbers = true)]
     search_limit: u64,
     /// Engine for the heap values: exact (reference, O(N^2)) or auto.
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
@@ -63,7 +64,16 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let a = match &args.table {
         Some(path) => analyze_from_table(&rule, &heaps, path)?,
         None => {
-            let count = checked_count(max.saturating_add(1))?;
+            // The values of heaps 0 .. max must fit in memory.
+            check_memory(
+                &format!("heap {max} (the values of heaps 0 .. {max})"),
+                max.saturating_add(1),
+                "; read them from a table with --table PATH \
+                 (written by 'nimseq compute GAME -n N --table PATH')",
+            )
+            .map_err(usage)?;
+            let count = usize::try_from(max.saturating_add(1))
+                .map_err(|_| usage(format!("heap {max} is too large for this machine")))?;
             let values = engine::compute(&rule, count, args.engine)?;
             position::analyze(&rule, &heaps, &values)?
         }
@@ -80,7 +90,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
 /// one, and the checksums of the values read must hold.
 fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &Path) -> anyhow::Result<Analysis> {
     let t = TableReader::open(path).map_err(table_error)?;
-    t.lock_shared()?;
+    t.lock_shared().map_err(super::locked_for_reading)?;
     if t.game() != rule.code() {
         return Err(usage(format!(
             "{} holds the values of {}, not {}",

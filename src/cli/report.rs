@@ -27,7 +27,12 @@ pub struct ReportArgs {
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     out: PathBuf,
     /// Terms in the b-file (OEIS b-files usually hold 1,000 to 10,000); 'all' for every heap.
-    #[arg(long, value_name = "K", default_value = "10000")]
+    #[arg(
+        long,
+        value_name = "K",
+        default_value = "10000",
+        allow_negative_numbers = true
+    )]
     bfile_terms: String,
 }
 
@@ -36,8 +41,13 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     let (rule, count) = args.seq.resolve()?;
     let bfile_terms = match args.bfile_terms.as_str() {
         "all" => u64::MAX,
-        s => parse_count(s).map_err(|e| super::usage(format!("--bfile-terms: {e}")))?,
+        s => match parse_count(s) {
+            Ok(0) => return Err(super::usage("--bfile-terms must be at least 1 (or 'all')")),
+            Ok(k) => k,
+            Err(e) => return Err(super::usage(format!("--bfile-terms: {e}"))),
+        },
     };
+    super::check_out_dir(&args.out, "--out")?;
     let mut values = Values::default();
     let mut checker = PeriodChecker::new(&rule);
     extend_checking(

@@ -30,7 +30,7 @@ pub struct SurveyArgs {
     #[arg(value_name = "PATTERN")]
     pattern: String,
     /// Heaps 0 .. N-1 of every game (1000, 1e6, 2^20).
-    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg)]
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
     count: u64,
     /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
@@ -45,10 +45,10 @@ pub struct SurveyArgs {
     #[arg(long, value_name = "I/K")]
     shard: Option<Shard>,
     /// Largest heap shift compared when grouping equivalent games.
-    #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S")]
+    #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S", allow_negative_numbers = true)]
     max_shift: usize,
     /// Worker threads (default: SLURM_CPUS_PER_TASK when set, else every core).
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 }
 
@@ -131,7 +131,25 @@ fn resume(partial: &Path, header: &Header) -> anyhow::Result<Vec<GameRecord>> {
 /// Runs `survey`.
 pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
     let count = checked_count(args.count)?;
-    let games = pattern::games(&args.pattern).map_err(usage)?;
+    if let Some(dir) = &args.out {
+        super::check_out_dir(dir, "--out")?;
+    }
+    if args.pattern.trim().is_empty() {
+        return Err(usage(
+            "empty PATTERN; give a code with '?' wildcards (0.??) or a file of codes",
+        ));
+    }
+    let games = pattern::games(&args.pattern).map_err(|e| match e {
+        pattern::PatternError::Io { ref source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            usage(format!(
+                "{e} (PATTERN is a code with '?' wildcards, such as 0.?? or 4.?7, or a file \
+                 with one code per line)"
+            ))
+        }
+        e => usage(e),
+    })?;
     let shard = match args.shard {
         Some(s) => s,
         None => Shard::from_slurm(|k| std::env::var(k).ok())
@@ -336,9 +354,15 @@ pub fn survey_merge(args: SurveyMergeArgs) -> anyhow::Result<()> {
     let mut files = Vec::new();
     // Wrong, damaged or missing shard files are the user's input: exit code 2.
     let input = |e: MergeError| match e {
-        MergeError::Io { .. } => anyhow::Error::from(e),
+        // A file that does not exist was mistyped; other read errors are failures.
+        MergeError::Io { ref source, .. } if source.kind() != std::io::ErrorKind::NotFound => {
+            anyhow::Error::from(e)
+        }
         _ => usage(e),
     };
+    if let Some(dir) = &args.out {
+        super::check_out_dir(dir, "--out")?;
+    }
     for path in shard_files(&args.files)? {
         let file = read_shard(&path).map_err(input)?;
         files.push((path.display().to_string(), file));

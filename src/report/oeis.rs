@@ -28,8 +28,13 @@ pub fn oeis_entry(rule: &Rule) -> Option<OeisEntry> {
         .map(|(a_number, _, offset)| OeisEntry { a_number, offset })
 }
 
+/// Longest code spelled out in a b-file name: file names are limited to 255 bytes.
+const NAME_CODE_LEN: usize = 100;
+
 /// The b-file's name: `bA002186.txt` for a known sequence, else `b_<code>.txt` with characters
-/// other than letters, digits and `.` replaced by `_` (`4!.0` → `b_4_.0.txt`).
+/// other than letters, digits and `.` replaced by `_` (`4!.0` → `b_4_.0.txt`). A code longer
+/// than 100 characters (a large subtraction set) is cut there and followed by a hash of the
+/// whole code, so that the name stays a valid file name and distinct codes get distinct names.
 pub fn bfile_name(rule: &Rule) -> String {
     match oeis_entry(rule) {
         Some(e) => format!("b{}.txt", e.a_number),
@@ -45,7 +50,15 @@ pub fn bfile_name(rule: &Rule) -> String {
                     }
                 })
                 .collect();
-            format!("b_{code}.txt")
+            if code.len() > NAME_CODE_LEN {
+                // FNV-1a, 64 bits, of the canonical code.
+                let hash = rule.code().bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+                });
+                format!("b_{}_{hash:016x}.txt", &code[..NAME_CODE_LEN])
+            } else {
+                format!("b_{code}.txt")
+            }
         }
     }
 }
@@ -63,5 +76,14 @@ mod tests {
         assert_eq!(bfile_name(&Rule::parse("0.77").unwrap()), "bA002186.txt");
         assert_eq!(bfile_name(&Rule::parse("4!.0").unwrap()), "bA002188.txt");
         assert_eq!(bfile_name(&Rule::parse("0.[3]").unwrap()), "b_0._3_.txt");
+    }
+
+    #[test]
+    fn long_codes_give_short_distinct_names() {
+        let a = bfile_name(&Rule::parse("sub(4000)").unwrap());
+        let b = bfile_name(&Rule::parse("sub(3999,4000)").unwrap());
+        assert!(a.len() < 255 && b.len() < 255, "{a}");
+        assert!(a.starts_with("b_0.000") && a.ends_with(".txt"), "{a}");
+        assert_ne!(a, b);
     }
 }

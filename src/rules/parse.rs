@@ -13,8 +13,10 @@ use thiserror::Error;
 
 use super::{Digit, Rule, MAX_CODE_LEN, NAMED_GAMES};
 
-/// Largest element of a subtraction set.
-pub const MAX_SET_ELEMENT: usize = 1 << 20;
+/// Largest element of a subtraction set: the canonical code of `allbut(k)` (`0.` and `k` digits,
+/// then `[3]`) must still be a code that [`Rule::parse`] accepts, so that every rule round-trips
+/// through its code (tables and survey files store the code).
+pub const MAX_SET_ELEMENT: usize = MAX_CODE_LEN - 5;
 
 /// Why a text is not a game.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -125,6 +127,17 @@ fn squash(name: &str) -> String {
 }
 
 pub(super) fn parse(text: &str) -> Result<Rule, RuleError> {
+    let rule = parse_text(text)?;
+    // The canonical code may be a little longer than the text (".7" is "0.7"): it must parse
+    // too, since tables and survey files store it.
+    let len = rule.code().chars().count();
+    if len > MAX_CODE_LEN {
+        return Err(RuleError::TooLong { len });
+    }
+    Ok(rule)
+}
+
+fn parse_text(text: &str) -> Result<Rule, RuleError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(RuleError::Empty);
@@ -197,7 +210,8 @@ fn parse_set(text: &str, rest: &str) -> Result<Vec<usize>, RuleError> {
         }
         if k > MAX_SET_ELEMENT {
             return Err(bad(&format!(
-                "element {k} is larger than {MAX_SET_ELEMENT}"
+                "element {k} is larger than {MAX_SET_ELEMENT} (its code, one digit per number \
+                 of tokens, would be longer than {MAX_CODE_LEN} characters)"
             )));
         }
         set.push(k);
@@ -388,7 +402,29 @@ mod tests {
         assert!(err("sub(1,2").contains("must end with ')'"));
         assert!(err("sub(99999999)").contains("larger than"));
         assert!(err(&format!("0.{}", "7".repeat(5000))).contains("too long"));
+        assert!(err(&format!("sub({})", MAX_SET_ELEMENT + 1)).contains("larger than"));
+        // 4096 characters, but the canonical code "0.77…" has 4097.
+        assert!(err(&format!(".{}", "7".repeat(MAX_CODE_LEN - 1))).contains("too long"));
         assert!(err("0.7 7").contains("invalid character ' '"));
+    }
+
+    /// Every accepted rule's canonical code parses back to the same rule, even at the length
+    /// limits (tables store the code; a code that did not parse made them unreadable).
+    #[test]
+    fn longest_codes_round_trip() {
+        for text in [
+            format!("sub({MAX_SET_ELEMENT})"),
+            format!("allbut({MAX_SET_ELEMENT})"),
+            format!("sub(1,{MAX_SET_ELEMENT})"),
+            format!("0.{}", "7".repeat(MAX_CODE_LEN - 2)),
+            format!(".{}", "7".repeat(MAX_CODE_LEN - 2)),
+            format!("0.1[{}]", "37".repeat(MAX_CODE_LEN / 2 - 4)),
+        ] {
+            let rule = Rule::parse(&text).unwrap();
+            let code = rule.code();
+            assert!(code.len() <= MAX_CODE_LEN, "{}", code.len());
+            assert_eq!(Rule::parse(&code).unwrap(), rule);
+        }
     }
 
     #[test]

@@ -86,7 +86,7 @@ pub enum TableError {
         path: PathBuf,
     },
     /// A value needs more than 31 bits.
-    #[error("value {value} at heap {at} does not fit in 32 bits")]
+    #[error("value {value} at heap {at} is larger than a table stores (2^31 - 1)")]
     ValueTooLarge {
         /// The heap.
         at: u64,
@@ -281,7 +281,8 @@ fn summary_of(meta: &Meta) -> Summary {
         rare_count,
         last_rare_at,
     };
-    Summary::from_stats(&meta.game, &stats, meta.period.clone())
+    let period = meta.period.clone().map(|p| p.seen_in(meta.count));
+    Summary::from_stats(&meta.game, &stats, period)
 }
 
 fn cast<T: Cell>(bytes: &[u8]) -> &[T] {
@@ -573,6 +574,31 @@ impl Table {
     pub fn set_period(&mut self, period: Option<Period>) -> Result<(), TableError> {
         self.meta.period = period;
         self.commit()
+    }
+
+    /// Records the period of the finished table (or none) when it differs from the one
+    /// recorded, and brings the file back to its canonical layout ([`Table::finish`]), so that
+    /// two runs that end with the same values still leave byte-identical files. Only the fields
+    /// the format stores are compared (`periods_seen` follows from the count).
+    pub fn record_period(&mut self, period: Option<Period>) -> Result<(), TableError> {
+        let stored = |p: &Option<Period>| {
+            p.as_ref()
+                .map(|p| (p.preperiod, p.period, p.shift, p.proved, p.last_exception))
+        };
+        if stored(&self.meta.period) == stored(&period) {
+            return Ok(());
+        }
+        self.meta.period = period;
+        self.finish()
+    }
+
+    /// Drops a recorded period that was only observed, not proved, before the table grows: the
+    /// new heaps may break it. (Not committed by itself; the next commit carries it.) A proved
+    /// period holds for every heap and stays.
+    pub fn forget_observed_period(&mut self) {
+        if self.meta.period.as_ref().is_some_and(|p| !p.proved) {
+            self.meta.period = None;
+        }
     }
 
     /// The metadata of heaps `0..pending`, partial chunk included.

@@ -1,0 +1,101 @@
+//! The progress bar (issue 4): drawn on stderr when stderr is a terminal — heaps done, heaps/s,
+//! ETA, largest value, rare count — and silent when stderr is not a terminal or with --quiet.
+//! The terminal is a pseudo-terminal opened here.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::FromRawFd;
+use std::process::{Command, Stdio};
+
+/// A pseudo-terminal: the master side (to read what the child drew) and the path of the slave.
+fn open_pty() -> (File, File) {
+    // SAFETY: plain libc calls on descriptors we own; the name buffer is large enough and
+    // NUL-terminated by ptsname_r.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0, "posix_openpt");
+        assert_eq!(libc::grantpt(master), 0);
+        assert_eq!(libc::unlockpt(master), 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(master, name.as_mut_ptr(), name.len()), 0);
+        let slave = libc::open(name.as_ptr(), libc::O_RDWR | libc::O_NOCTTY);
+        assert!(slave >= 0, "open the slave");
+        let size = libc::winsize {
+            ws_row: 40,
+            ws_col: 200,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        libc::ioctl(slave, libc::TIOCSWINSZ, &size);
+        (File::from_raw_fd(master), File::from_raw_fd(slave))
+    }
+}
+
+/// Runs nimseq with stderr on a pseudo-terminal; returns (exit code, what it drew there).
+fn on_terminal(args: &[&str]) -> (Option<i32>, String) {
+    let (mut master, slave) = open_pty();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .env("TERM", "xterm")
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    // Our copy of the slave went to the child's stderr; once the child exits, reading the
+    // master ends (EIO).
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match master.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => all.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&all).into_owned()
+    });
+    let status = child.wait().unwrap();
+    (status.code(), reader.join().unwrap())
+}
+
+/// Long enough for a few redraws: the exact engine on Officers.
+const RUN: [&str; 6] = ["compute", "0.6", "-n", "40000", "--engine", "exact"];
+
+#[test]
+fn the_bar_shows_heaps_rate_eta_largest_value_and_rare_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    let mut with_table = RUN.to_vec();
+    with_table.extend(["--table", t.to_str().unwrap()]);
+    for args in [&RUN[..], &with_table] {
+        let (code, drawn) = on_terminal(args);
+        assert_eq!(code, Some(0), "{drawn}");
+        for needle in ["heaps/s", "ETA", "largest ", "rare ", "/40,000 heaps"] {
+            assert!(
+                drawn.contains(needle),
+                "{args:?}: no '{needle}' in {drawn:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_bar_is_silent_with_quiet_or_without_a_terminal() {
+    let mut quiet = RUN.to_vec();
+    quiet.push("--quiet");
+    let (code, drawn) = on_terminal(&quiet);
+    assert_eq!(code, Some(0));
+    assert!(drawn.is_empty(), "{drawn:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    let mut with_table = RUN.to_vec();
+    with_table.extend(["--table", t.to_str().unwrap()]);
+    for args in [&RUN[..], &with_table, &["values", "0.6", "-n", "40000"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        assert!(o.stderr.is_empty(), "{args:?}: {:?}", o.stderr);
+    }
+}
