@@ -63,6 +63,15 @@ impl Executor {
         self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
 
+    /// Runs `f` on a thread of the pool (or on the calling thread when there is none), so that
+    /// the parallel work it hands out does not compete with one more thread for the cores.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            None => f(),
+            Some(pool) => pool.install(f),
+        }
+    }
+
     /// Runs `a` and `b`, in parallel when there is a pool; `a` runs on the calling thread.
     pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
     where

@@ -19,8 +19,17 @@ pub enum Isa {
 }
 
 impl Isa {
-    /// The best instruction set of this processor.
+    /// The best instruction set of this processor, unless the environment variable
+    /// `NIMSEQ_ISA=portable` asks for the portable loops (for comparisons and debugging).
     pub fn detect() -> Isa {
+        if std::env::var_os("NIMSEQ_ISA").is_some_and(|v| v == "portable") {
+            return Isa::Portable;
+        }
+        Isa::best()
+    }
+
+    /// The best instruction set of this processor.
+    fn best() -> Isa {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") {
@@ -33,7 +42,7 @@ impl Isa {
     /// Every instruction set this processor can run, the portable one first (for tests).
     pub fn available() -> Vec<Isa> {
         let mut all = vec![Isa::Portable];
-        if Isa::detect() == Isa::Avx2 {
+        if Isa::best() == Isa::Avx2 {
             all.push(Isa::Avx2);
         }
         all

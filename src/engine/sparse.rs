@@ -112,7 +112,7 @@ impl Sparse {
     /// have: see [`Isa::available`]).
     pub fn with_isa(rule: &Rule, exec: Executor, isa: Isa) -> Sparse {
         assert!(
-            isa == Isa::Portable || Isa::detect() == isa,
+            Isa::available().contains(&isa),
             "instruction set {isa:?} not available"
         );
         let mut s = Sparse {
@@ -242,32 +242,75 @@ impl Fill for Sparse {
             self.moves = self.rule.moves(bound);
         }
         self.sync(&vals[..start]);
+        let exec = self.exec.clone();
+        exec.install(|| self.fill_blocks(vals, start, end))
+    }
+}
+
+impl Sparse {
+    /// Fills heaps `start..end` block by block: the far work of a block on every thread, then
+    /// its near work on this one.
+    fn fill_blocks<T: Cell>(
+        &mut self,
+        vals: &mut [T],
+        start: usize,
+        end: usize,
+    ) -> Result<(), Overflow> {
         let mut pos = start;
+        // When set: the rows of heaps pos..bend hold their options with every heap below from.
+        let mut ahead: Option<(usize, usize)> = None;
+        let mut next_rows = Vec::new();
+        let mut next_scans = Vec::new();
         while pos < end {
-            self.maybe_rechoose(&vals[..pos]);
-            let bend = end.min(pos + self.block_len());
+            let stale = self.maybe_rechoose(&vals[..pos]);
+            let (bend, from) = match ahead.take() {
+                Some(a) if !stale => a,
+                _ => (end.min(pos + self.block_len()), 0),
+            };
             let (before, rest) = vals.split_at_mut(pos);
             let mut rows = std::mem::take(&mut self.rows);
             let mut scans = std::mem::take(&mut self.scans);
-            self.far(&mut rows, &mut scans, before, pos, bend);
-            let mut late = Late::default();
-            let mut fin = Finisher {
-                engine: self,
+            self.far(
+                &mut rows,
+                &mut scans,
                 before,
-                hist: Histogram::default(),
-                late: &mut late,
-                targets: Targets::new(self.width, self.mask, self.isa),
-                upto: Vec::new(),
-            };
-            let outcome = fin.finish(&mut rows, &scans, &mut rest[..bend - pos], pos);
-            let added = fin.hist;
+                pos..bend,
+                Part::rest(from, pos),
+            );
+            // Finish this block while the next one gets its options below this block.
+            let nend = end.min(bend + self.block_len());
+            let mut late = Late::default();
+            let this = &*self;
+            let ((outcome, added), ()) = this.exec.join(
+                || {
+                    let mut fin = Finisher {
+                        engine: this,
+                        before,
+                        hist: Histogram::default(),
+                        late: &mut late,
+                        targets: Targets::new(this.width, this.mask, this.isa),
+                        upto: Vec::new(),
+                    };
+                    let outcome = fin.finish(&mut rows, &scans, &mut rest[..bend - pos], pos);
+                    (outcome, fin.hist)
+                },
+                || {
+                    let part = Part::first(pos);
+                    this.far(&mut next_rows, &mut next_scans, before, bend..nend, part);
+                },
+            );
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
             self.rare_val.extend_from_slice(&late.val);
-            self.rows = rows;
-            self.scans = scans;
+            self.rows = std::mem::replace(&mut next_rows, rows);
+            self.scans = std::mem::replace(&mut next_scans, scans);
             match outcome {
-                Ok(Finished::Done) => pos = bend,
+                Ok(Finished::Done) => {
+                    if nend > bend {
+                        ahead = Some((nend, pos));
+                    }
+                    pos = bend;
+                }
                 Ok(Finished::Widen(at)) => pos = at,
                 Err(o) => {
                     self.covered = o.at;
@@ -277,6 +320,41 @@ impl Fill for Sparse {
             self.covered = pos;
         }
         Ok(())
+    }
+}
+
+/// Which options a far pass marks: those with every heap below `lim` and some heap at or above
+/// `from` (those with every heap below `from` were marked by an earlier pass, or `from` is 0).
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    from: usize,
+    lim: usize,
+    /// Clear the rows first (the first pass).
+    clear: bool,
+    /// Scan the pairs below `lim` afterwards (the last pass).
+    scan: bool,
+}
+
+impl Part {
+    /// The options below `lim`, rows cleared first, no scan.
+    fn first(lim: usize) -> Part {
+        Part {
+            from: 0,
+            lim,
+            clear: true,
+            scan: false,
+        }
+    }
+
+    /// The options below `lim` not marked by [`Part::first`]`(from)` (all of them when `from` is
+    /// 0), then the scan.
+    fn rest(from: usize, lim: usize) -> Part {
+        Part {
+            from,
+            lim,
+            clear: from == 0,
+            scan: true,
+        }
     }
 }
 
@@ -394,37 +472,36 @@ fn mark_pairs_view<T: Cell>(
 }
 
 impl Sparse {
-    /// Far work of heaps `lo..hi` into `rows` (one row of `stride` bytes per heap) and `scans`:
-    /// every option whose heaps all lie below `lo` (in `vals`), for splits in two only when one
-    /// heap is a rare position, then a first scan of the pairs below `lo`. Chunks of heaps are
-    /// spread over the threads.
+    /// Far work of the heaps `heaps` into `rows` (one row of `stride` bytes per heap) and
+    /// `scans`: the options of `part` (for splits in two only those with a rare position among
+    /// their heaps, all below `part.lim` ≤ `vals.len()`), then, in the last part, a first scan of
+    /// the pairs below `part.lim`. Chunks of heaps are spread over the threads.
     fn far<T: Cell>(
         &self,
         rows: &mut Vec<u8>,
         scans: &mut Vec<FarScan>,
         vals: &[T],
-        lo: usize,
-        hi: usize,
+        heaps: std::ops::Range<usize>,
+        part: Part,
     ) {
-        let lim = lo;
         let stride = self.stride();
-        let count = hi - lo;
+        let count = heaps.len();
         if rows.len() < count * stride {
             rows.resize(count * stride, 0);
         }
         scans.resize(count, FarScan::default());
-        // Whole multiples of 16 heaps: the column marks go 16 rows at a time.
-        let heaps = (CHUNK_BYTES / stride)
+        // Whole multiples of 16 heaps per chunk, a few chunks per thread.
+        let per_chunk = (CHUNK_BYTES / stride)
             .min(count.div_ceil(2 * self.exec.threads()))
             .max(1)
             .next_multiple_of(16);
         let mut work: Vec<(&mut [u8], &mut [FarScan])> = rows[..count * stride]
-            .chunks_mut(heaps * stride)
-            .zip(scans.chunks_mut(heaps))
+            .chunks_mut(per_chunk * stride)
+            .zip(scans.chunks_mut(per_chunk))
             .collect();
         self.exec.for_each_chunk(&mut work, 1, |ci, w| {
             let (rows, scans) = &mut w[0];
-            self.far_chunk(rows, scans, vals, lo + ci * heaps, lim);
+            self.far_chunk(rows, scans, vals, heaps.start + ci * per_chunk, part);
         });
     }
 
@@ -435,15 +512,15 @@ impl Sparse {
         scans: &mut [FarScan],
         vals: &[T],
         n0: usize,
-        lim: usize,
+        part: Part,
     ) {
         #[cfg(target_arch = "x86_64")]
         if self.isa == Isa::Avx2 {
             // SAFETY: the engine is only built with Isa::Avx2 when the processor has AVX2 and
             // BMI2 (checked in `with_isa`).
-            return unsafe { self.far_chunk_avx2(rows, scans, vals, n0, lim) };
+            return unsafe { self.far_chunk_avx2(rows, scans, vals, n0, part) };
         }
-        self.far_chunk_impl(rows, scans, vals, n0, lim)
+        self.far_chunk_impl(rows, scans, vals, n0, part)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -454,9 +531,9 @@ impl Sparse {
         scans: &mut [FarScan],
         vals: &[T],
         n0: usize,
-        lim: usize,
+        part: Part,
     ) {
-        self.far_chunk_impl(rows, scans, vals, n0, lim)
+        self.far_chunk_impl(rows, scans, vals, n0, part)
     }
 
     #[inline(always)]
@@ -466,29 +543,34 @@ impl Sparse {
         scans: &mut [FarScan],
         vals: &[T],
         n0: usize,
-        lim: usize,
+        part: Part,
     ) {
         let stride = self.stride();
         let width = self.width;
         for (i, row) in rows.chunks_mut(stride).enumerate().take(scans.len()) {
-            self.far_singles(&mut row[..width], vals, n0 + i, lim);
+            self.far_singles(&mut row[..width], vals, n0 + i, part);
         }
-        self.far_rare_pairs(rows, scans.len(), vals, n0, lim);
-        let mut targets = Targets::new(width, self.mask, self.isa);
-        for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
-            *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, lim);
+        self.far_rare_pairs(rows, scans.len(), vals, n0, part);
+        if part.scan {
+            let mut targets = Targets::new(width, self.mask, self.isa);
+            for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
+                *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, part.lim);
+            }
         }
     }
 
-    /// Clears the row of heap `n` and marks its options that leave one heap below `lim`.
+    /// Marks the options of heap `n` of `part` that leave one heap (clearing the row first in
+    /// the first part).
     #[inline(always)]
-    fn far_singles<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
-        row.fill(0);
+    fn far_singles<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, part: Part) {
+        if part.clear {
+            row.fill(0);
+        }
         let m = &self.moves;
-        // One heap n − k < lim left: k > n − lim.
-        let from = m.leave_one.partition_point(|&k| k + lim <= n);
-        for &k in &m.leave_one[from..] {
-            if k >= n {
+        // One heap n − k in from..lim: n − lim < k ≤ n − from.
+        let first = m.leave_one.partition_point(|&k| k + part.lim <= n);
+        for &k in &m.leave_one[first..] {
+            if k >= n || k + part.from > n {
                 break;
             }
             row[vals[n - k].get() as usize] = 1;
@@ -496,8 +578,8 @@ impl Sparse {
     }
 
     /// Step 1 for the `count` consecutive heaps `n0..` of `rows`: marks `G(p) ⊕ G(r − p)` for
-    /// every rare position `p < r` with `r − p < lim`. Rare position by rare position, so that
-    /// the partners `r − p` of successive heaps are successive values.
+    /// every rare position `p < r` whose pair is in `part`. Rare position by rare position, so
+    /// that the partners `r − p` of successive heaps are successive values.
     #[inline(always)]
     fn far_rare_pairs<T: Cell>(
         &self,
@@ -505,55 +587,65 @@ impl Sparse {
         count: usize,
         vals: &[T],
         n0: usize,
-        lim: usize,
+        part: Part,
     ) {
         let stride = self.stride();
         let wmask = self.width - 1;
-        debug_assert!(self.rare_pos.last().map_or(true, |&p| p < lim));
+        debug_assert!(self.rare_pos.last().map_or(true, |&p| p < part.lim));
+        // Rare positions below `from` pair with heaps from `from` on (the others are marked);
+        // later ones with every heap.
+        let early = self.rare_pos.partition_point(|&p| p < part.from);
         // Columns that cover every heap of the chunk are marked together.
         let mut full = Vec::with_capacity(self.rare_pos.len());
         for s in &self.moves.leave_two {
             let t = s.take;
             full.clear();
-            // Heaps n0 + j, j < count, leave r = n0 + j − t; the pair needs p + 1 ≤ r ≤ p + lim − 1.
-            for (&p, &g) in self.rare_pos.iter().zip(&self.rare_val) {
-                let j0 = (p + 1 + t).saturating_sub(n0);
-                let j1 = (p + lim + t).saturating_sub(n0).min(count);
-                if j0 >= j1 {
-                    if j0 >= count {
-                        // Later rare positions start later still.
-                        break;
+            for (range, qlo) in [
+                (0..early, part.from.max(1)),
+                (early..self.rare_pos.len(), 1),
+            ] {
+                // Heap n0 + j leaves r = n0 + j − t; its partner q = r − p must be in qlo..lim.
+                for (&p, &g) in self.rare_pos[range.clone()]
+                    .iter()
+                    .zip(&self.rare_val[range])
+                {
+                    let j0 = (qlo + t + p).saturating_sub(n0);
+                    let j1 = (part.lim + t + p).saturating_sub(n0).min(count);
+                    if j0 >= j1 {
+                        if j0 >= count {
+                            // Later rare positions start later still.
+                            break;
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                // With unequal parts, leave out r = 2p.
-                let skip = if s.unequal {
-                    (2 * p + t).checked_sub(n0)
-                } else {
-                    None
-                };
-                // q = r − p = n0 + j − t − p.
-                let mut go = |ja: usize, jb: usize| {
-                    if ja < jb {
-                        let col = [(n0 + ja - t - p, g)];
-                        mark_columns(
-                            self.isa,
-                            &mut rows[ja * stride..],
-                            stride,
-                            wmask,
-                            vals,
-                            &col,
-                            jb - ja,
-                        );
+                    // With unequal parts, leave out r = 2p.
+                    let skip = if s.unequal {
+                        (2 * p + t).checked_sub(n0)
+                    } else {
+                        None
+                    };
+                    let mut go = |ja: usize, jb: usize| {
+                        if ja < jb {
+                            let col = [(n0 + ja - t - p, g)];
+                            mark_columns(
+                                self.isa,
+                                &mut rows[ja * stride..],
+                                stride,
+                                wmask,
+                                vals,
+                                &col,
+                                jb - ja,
+                            );
+                        }
+                    };
+                    match skip {
+                        Some(js) if js >= j0 && js < j1 => {
+                            go(j0, js);
+                            go(js + 1, j1);
+                        }
+                        _ if j0 == 0 && j1 == count => full.push((n0 - t - p, g)),
+                        _ => go(j0, j1),
                     }
-                };
-                match skip {
-                    Some(js) if js >= j0 && js < j1 => {
-                        go(j0, js);
-                        go(js + 1, j1);
-                    }
-                    _ if j0 == 0 && j1 == count => full.push((n0 - t - p, g)),
-                    _ => go(j0, j1),
                 }
             }
             mark_columns(self.isa, rows, stride, wmask, vals, &full, count);
