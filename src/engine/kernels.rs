@@ -211,7 +211,7 @@ fn open_bits(row: &[u8; 16], class: &[u8; 16]) -> u32 {
 }
 
 /// The values a scan looks for. A map with one byte per value says which are still targets; the
-/// scan ends when every target below `must` has been met. With AVX2, a 256-bit set of the
+/// scan ends when every target has been met. With AVX2, a 256-bit set of the
 /// targets' *keys* lets a chunk of 32 pairs be tested with a few byte shuffles: the key is the
 /// value itself below 256, and for values below 512 the value with its highest mask bit taken
 /// out, which tells rare values apart (that bit is the parity of the others); a common value may
@@ -223,10 +223,7 @@ pub(super) struct Targets<T> {
     /// The targets as set (some may have been met since).
     all: Vec<T>,
     /// Targets not yet met.
-    left: usize,
-    /// Targets below `must` not yet met.
     need: usize,
-    must: u32,
     /// While `listed`: every target not yet met, padded by repeating one of them.
     list: [T; FEW],
     listed: bool,
@@ -253,9 +250,7 @@ impl<T: Cell> Targets<T> {
         Targets {
             map: vec![0; width],
             all: Vec::new(),
-            left: 0,
             need: 0,
-            must: 0,
             list: [T::default(); FEW],
             listed: false,
             low,
@@ -288,18 +283,16 @@ impl<T: Cell> Targets<T> {
     }
 
     /// Replaces the targets: the values `v < end` with `row[v] == 0` and `class[v] != 0`. The
-    /// scan must meet those below `must`. The class must be the rare class of the mask.
+    /// class must be the rare class of the mask.
     #[inline(always)]
-    pub(super) fn set_open(&mut self, row: &[u8], class: &[u8], end: usize, must: u32) {
+    pub(super) fn set_open(&mut self, row: &[u8], class: &[u8], end: usize) {
         self.clear();
         let (map, all) = (&mut self.map, &mut self.all);
         for_each_open(row, class, end, |v| {
             map[v as usize] = 1;
             all.push(T::from_u32(v));
         });
-        self.left = self.all.len();
-        self.must = must;
-        self.need = self.all.iter().filter(|v| v.get() < must).count();
+        self.need = self.all.len();
         if self.keyed() {
             for i in 0..self.all.len() {
                 let (byte, bit) = self.key_slot(self.all[i].get());
@@ -312,13 +305,12 @@ impl<T: Cell> Targets<T> {
         for v in self.all.drain(..) {
             self.map[v.get() as usize] = 0;
         }
-        self.left = 0;
         self.need = 0;
         self.listed = false;
         self.keys = [0; 32];
     }
 
-    /// Targets below `must` not yet met.
+    /// Targets not yet met.
     #[inline(always)]
     pub(super) fn need(&self) -> usize {
         self.need
@@ -342,13 +334,12 @@ impl<T: Cell> Targets<T> {
         }
         self.map[i] = 0;
         row[i] = 1;
-        self.left -= 1;
-        self.need -= usize::from(v < self.must);
+        self.need -= 1;
         if self.keyed() {
             let (byte, bit) = self.key_slot(v);
             self.keys[byte] &= !bit;
         }
-        if self.listed && self.left > 0 {
+        if self.listed && self.need > 0 {
             let gone = T::from_u32(v);
             let keep = *self
                 .list
@@ -367,7 +358,7 @@ impl<T: Cell> Targets<T> {
     /// Fills the list once few targets are left.
     #[inline(always)]
     fn use_list(&mut self) -> bool {
-        if !self.listed && self.left <= FEW && self.left > 0 {
+        if !self.listed && self.need <= FEW && self.need > 0 {
             let map = &self.map;
             let mut k = 0;
             for &v in &self.all {
@@ -424,8 +415,8 @@ fn map_bits<T: Cell>(x: &[T; LANES], map: &[u8]) -> u32 {
 }
 
 /// Scans the pairs `left[a] ^ right[rr − a]` for `a` in `lo..hi`, ascending; every target met is
-/// marked in `row` and removed. Returns the `a` after the pair that met the last target below
-/// `must`, or `None` when the range ends first. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and
+/// marked in `row` and removed. Returns the `a` after the pair that met the last target, or
+/// `None` when the range ends first. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and
 /// `rr − lo < right.len()`.
 #[inline(always)]
 pub(super) fn scan<T: Cell>(
@@ -579,15 +570,15 @@ mod avx2 {
 
     /// Lanes that hit a target, for the 32 pairs from `a` (the caller checks the bounds).
     macro_rules! scan_loop {
-        ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $keys:ident) => {{
+        ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $chunk:ident) => {{
             let mut a = $lo;
+            let mut xs = [0u16; 32];
             while a + 32 <= $hi {
-                let mut bits = $keys(a, &$tg.keys);
+                let mut bits = $chunk(a, &$tg.keys, &mut xs);
                 while bits != 0 {
                     let i = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let v = u32::from($left[a + i] ^ $right[$rr - a - i]);
-                    if $tg.meet(v, $row) && $tg.need == 0 {
+                    if $tg.meet(u32::from(xs[i]), $row) && $tg.need == 0 {
                         return Some(a + i + 1);
                     }
                 }
@@ -611,16 +602,29 @@ mod avx2 {
         lo: usize,
         hi: usize,
     ) -> Option<usize> {
-        let load = |a: usize| {
+        // The lanes of the 32 pairs from `a` that hit a target key; their values in `xs` then.
+        let chunk = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
             // SAFETY: a + 32 ≤ hi ≤ left.len(); rr − a − 31 ≥ rr + 1 − hi ≥ 0 and rr − a ≤ rr − lo.
-            unsafe {
+            let x = unsafe {
                 let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
                 let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
                 _mm256_xor_si256(l, reverse_bytes(r))
+            };
+            let bits = key_hits(x, set);
+            if bits != 0 {
+                // SAFETY: xs holds 64 bytes.
+                unsafe {
+                    let p = xs.as_mut_ptr() as *mut __m256i;
+                    _mm256_storeu_si256(p, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)));
+                    _mm256_storeu_si256(
+                        p.add(1),
+                        _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1)),
+                    );
+                }
             }
+            bits
         };
-        let keys = |a: usize, set: &[u8; 32]| key_hits(load(a), set);
-        scan_loop!(row, tg, left, right, rr, lo, hi, keys)
+        scan_loop!(row, tg, left, right, rr, lo, hi, chunk)
     }
 
     /// [`super::scan`] over 16-bit values below 512.
@@ -638,9 +642,9 @@ mod avx2 {
         hi: usize,
     ) -> Option<usize> {
         let low = _mm256_set1_epi16(tg.low as u16 as i16);
-        let load = |a: usize| {
+        let chunk = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
             // SAFETY: as in scan_u8, for 32 values of two bytes.
-            unsafe {
+            let (x0, x1) = unsafe {
                 let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
                 let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
                 let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
@@ -649,10 +653,7 @@ mod avx2 {
                     _mm256_xor_si256(l0, reverse_words(r0)),
                     _mm256_xor_si256(l1, reverse_words(r1)),
                 )
-            }
-        };
-        let keys = |a: usize, set: &[u8; 32]| {
-            let (x0, x1) = load(a);
+            };
             let key = |x: __m256i| {
                 _mm256_or_si256(
                     _mm256_and_si256(x, low),
@@ -661,9 +662,18 @@ mod avx2 {
             };
             // Packing interleaves the 128-bit halves; the permutation puts the keys in order.
             let k = _mm256_permute4x64_epi64(_mm256_packus_epi16(key(x0), key(x1)), 0xD8);
-            key_hits(k, set)
+            let bits = key_hits(k, set);
+            if bits != 0 {
+                // SAFETY: xs holds 64 bytes.
+                unsafe {
+                    let p = xs.as_mut_ptr() as *mut __m256i;
+                    _mm256_storeu_si256(p, x0);
+                    _mm256_storeu_si256(p.add(1), x1);
+                }
+            }
+            bits
         };
-        scan_loop!(row, tg, left, right, rr, lo, hi, keys)
+        scan_loop!(row, tg, left, right, rr, lo, hi, chunk)
     }
 }
 
@@ -755,11 +765,10 @@ mod tests {
                 })
                 .collect();
             let end = (next() % width as u64) as usize;
-            let must = (next() % (end as u64 + 1)) as u32;
             let run = |isa: Isa| {
                 let mut r = row.clone();
                 let mut tg = Targets::<u16>::new(width, mask, isa);
-                tg.set_open(&r, &rare, end, must);
+                tg.set_open(&r, &rare, end);
                 let stop = (tg.need() > 0).then(|| scan(&mut r, &mut tg, &vals, &vals, rr, lo, hi));
                 (stop, r, tg.need())
             };
@@ -771,7 +780,7 @@ mod tests {
                 let run8 = |isa: Isa| {
                     let mut r = row.clone();
                     let mut tg = Targets::<u8>::new(width, mask, isa);
-                    tg.set_open(&r, &rare, end, must);
+                    tg.set_open(&r, &rare, end);
                     let stop =
                         (tg.need() > 0).then(|| scan(&mut r, &mut tg, &bytes, &bytes, rr, lo, hi));
                     (stop, r, tg.need())
@@ -796,7 +805,7 @@ mod tests {
                 class[v as usize] = 0xFF;
             }
             let mut tg = Targets::<u16>::new(64, 1, Isa::Portable);
-            tg.set_open(&row, &class, 64, 64);
+            tg.set_open(&row, &class, 64);
             let last = (lo..50)
                 .rev()
                 .find(|&a| (lo..a).all(|b| pair(b) != pair(a)))

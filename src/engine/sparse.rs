@@ -670,7 +670,7 @@ impl Sparse {
             split: 0,
             at: 0,
         };
-        targets.set_open(row, &self.rare, bound as usize, bound);
+        targets.set_open(row, &self.rare, bound as usize);
         if targets.need() > 0 {
             (fs.split, fs.at) = self.scan_far(row, targets, vals, n, lim, (0, 0));
         }
@@ -864,7 +864,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
         };
         let answer = c.min(width);
         let tg = &mut self.targets;
-        tg.set_open(row, &e.rare, answer as usize, answer);
+        tg.set_open(row, &e.rare, answer as usize);
         if tg.need() == 0 {
             return answer;
         }
