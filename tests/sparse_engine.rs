@@ -285,3 +285,39 @@ fn exact_engine_is_still_available() {
     Exact::new(&rule).fill(&mut vals, 0, 12).unwrap();
     assert_eq!(vals, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 }
+
+/// Dense mode (every pair marked once rare positions are a quarter of the heaps) and back,
+/// with small limits so that it switches often: the values stay those of the exact engine, and
+/// both modes are met along the way.
+#[test]
+fn dense_mode_on_and_off() {
+    let (mut saw_dense, mut saw_back) = (false, false);
+    for code in 0..512u32 {
+        let text = format!("0.{}{}{}", code >> 6, (code >> 3) & 7, code & 7);
+        let rule = Rule::parse(&text).unwrap();
+        if !rule.has_splits() {
+            continue;
+        }
+        let n = 1200;
+        let want = exact(&rule, n);
+        for isa in Isa::available() {
+            let mut engine =
+                Sparse::with_isa(&rule, Executor::serial(), isa).with_dense_limits(64, 96);
+            let mut vals = vec![0u16; n];
+            let mut was_dense = false;
+            for start in (0..n).step_by(100) {
+                engine.fill(&mut vals, start, (start + 100).min(n)).unwrap();
+                let dense = engine.state().dense;
+                saw_dense |= dense;
+                saw_back |= was_dense && !dense;
+                was_dense = dense;
+            }
+            let got: Vec<u32> = vals.iter().map(|&v| v as u32).collect();
+            assert_eq!(got, want, "{text} on {isa:?}");
+        }
+    }
+    assert!(
+        saw_dense && saw_back,
+        "dense mode on: {saw_dense}, back off: {saw_back}"
+    );
+}

@@ -137,6 +137,58 @@ fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src
     }
 }
 
+/// Marks `left[a] ^ right[rr − a]` in `row` (values masked by `row.len() − 1`, a power of two)
+/// for every `a` in `lo..hi`. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and `rr − lo < right.len()`.
+#[inline(always)]
+pub(super) fn mark_pairs<T: Cell>(
+    isa: Isa,
+    row: &mut [u8],
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) {
+    if lo >= hi {
+        return;
+    }
+    assert!(
+        row.len().is_power_of_two() && hi <= left.len() && hi <= rr + 1 && rr - lo < right.len()
+    );
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx2 {
+        if let (Some(l), Some(r)) = (cast::<T, u8>(left), cast::<T, u8>(right)) {
+            // SAFETY: AVX2 is there (Isa::Avx2); bounds checked above.
+            return unsafe { avx2::mark_pairs_u8(row, l, r, rr, lo, hi) };
+        }
+        if let (Some(l), Some(r)) = (cast::<T, u16>(left), cast::<T, u16>(right)) {
+            // SAFETY: as above.
+            return unsafe { avx2::mark_pairs_u16(row, l, r, rr, lo, hi) };
+        }
+    }
+    let _ = isa;
+    mark_pairs_scalar(row, left, right, rr, lo, hi);
+}
+
+/// [`mark_pairs`] one pair at a time.
+#[inline(always)]
+fn mark_pairs_scalar<T: Cell>(
+    row: &mut [u8],
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) {
+    let wmask = row.len() - 1;
+    for (l, r) in left[lo..hi]
+        .iter()
+        .zip(right[rr + 1 - hi..=rr - lo].iter().rev())
+    {
+        row[(*l ^ *r).get() as usize & wmask] = 1;
+    }
+}
+
 /// The least `K` values `v` with `row[v] == 0` and `class[v] != 0`, ascending; `u32::MAX` in
 /// the slots past the last one found. `row` and `class` are equally long, a multiple of 16.
 #[inline(always)]
@@ -569,6 +621,87 @@ mod avx2 {
     }
 
     /// Lanes that hit a target, for the 32 pairs from `a` (the caller checks the bounds).
+    /// Marks 32 values (lanes of `xs`) in `row`, masked by `row.len() − 1`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn mark32(row: &mut [u8], xs: &[u16; 32]) {
+        let wmask = row.len() - 1;
+        for i in 0..32 {
+            // SAFETY: the index is masked by row.len() − 1 (a power of two). The volatile read
+            // keeps the compiler from extracting the lanes one by one from the vector register.
+            let x = unsafe { std::ptr::read_volatile(xs.as_ptr().add(i)) } as usize & wmask;
+            // SAFETY: x < row.len().
+            unsafe { *row.get_unchecked_mut(x) = 1 };
+        }
+    }
+
+    /// [`super::mark_pairs`] over byte values.
+    ///
+    /// # Safety
+    /// The processor must have AVX2; `hi ≤ left.len()`, `hi ≤ rr + 1`, `rr − lo < right.len()`;
+    /// `row.len()` a power of two.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn mark_pairs_u8(
+        row: &mut [u8],
+        left: &[u8],
+        right: &[u8],
+        rr: usize,
+        lo: usize,
+        hi: usize,
+    ) {
+        let mut xs = [0u16; 32];
+        let mut a = lo;
+        while a + 32 <= hi {
+            // SAFETY: as in scan_u8.
+            unsafe {
+                let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+                let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+                let x = _mm256_xor_si256(l, reverse_bytes(r));
+                let p = xs.as_mut_ptr() as *mut __m256i;
+                _mm256_storeu_si256(p, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)));
+                _mm256_storeu_si256(
+                    p.add(1),
+                    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1)),
+                );
+            }
+            mark32(row, &xs);
+            a += 32;
+        }
+        super::mark_pairs_scalar(row, left, right, rr, a, hi);
+    }
+
+    /// [`super::mark_pairs`] over 16-bit values.
+    ///
+    /// # Safety
+    /// As [`mark_pairs_u8`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn mark_pairs_u16(
+        row: &mut [u8],
+        left: &[u16],
+        right: &[u16],
+        rr: usize,
+        lo: usize,
+        hi: usize,
+    ) {
+        let mut xs = [0u16; 32];
+        let mut a = lo;
+        while a + 32 <= hi {
+            // SAFETY: as in scan_u16.
+            unsafe {
+                let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+                let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
+                let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
+                let r1 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+                let p = xs.as_mut_ptr() as *mut __m256i;
+                _mm256_storeu_si256(p, _mm256_xor_si256(l0, reverse_words(r0)));
+                _mm256_storeu_si256(p.add(1), _mm256_xor_si256(l1, reverse_words(r1)));
+            }
+            mark32(row, &xs);
+            a += 32;
+        }
+        super::mark_pairs_scalar(row, left, right, rr, a, hi);
+    }
+
     macro_rules! scan_loop {
         ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $chunk:ident) => {{
             let mut a = $lo;

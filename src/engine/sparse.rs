@@ -29,13 +29,17 @@
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
-use super::kernels::{first_open, mark_columns, scan, Isa, Targets};
+use super::kernels::{first_open, mark_columns, mark_pairs, scan, Isa, Targets};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::analysis::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
 
 /// Heaps per block (fewer when values are large).
 const BLOCK: usize = 256;
+
+/// Dense mode is considered from this many heaps on, and looked at again this often.
+const DENSE_MIN: usize = 4096;
+const DENSE_CHECK: usize = 1 << 16;
 
 /// Bytes of mark rows one far chunk should touch (about what the first-level cache holds).
 const CHUNK_BYTES: usize = 96 << 10;
@@ -67,6 +71,13 @@ pub struct Sparse {
     rows: Vec<u8>,
     /// Where the far scan of each heap of those blocks stopped.
     scans: Vec<FarScan>,
+    /// Dense mode: rare positions are so many that every pair of every heap is marked instead
+    /// (no rare list is kept); looked at again when `covered` reaches `next_check`.
+    dense: bool,
+    next_check: usize,
+    /// Dense mode is considered from `dense_min` heaps on, and looked at every `dense_check`.
+    dense_min: usize,
+    dense_check: usize,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -74,8 +85,10 @@ pub struct Sparse {
 pub struct SparseState {
     /// The mask in use.
     pub mask: u32,
-    /// Rare positions (heap 0 not counted).
+    /// Rare positions (heap 0 not counted; none are kept in dense mode).
     pub rare_positions: usize,
+    /// Whether every pair of every heap is marked (rare positions too many to pay).
+    pub dense: bool,
     /// Heaps the state accounts for.
     pub covered: usize,
 }
@@ -132,16 +145,29 @@ impl Sparse {
             chosen_span: 1,
             rows: Vec::new(),
             scans: Vec::new(),
+            dense: false,
+            next_check: 0,
+            dense_min: DENSE_MIN,
+            dense_check: DENSE_CHECK,
         };
         s.classify();
         s
     }
 
-    /// The mask, rare count and coverage of the internal state.
+    /// The same engine, considering dense mode from `min` heaps on and looking again every
+    /// `check` heaps (defaults 4,096 and 65,536), for tests and experiments.
+    pub fn with_dense_limits(mut self, min: usize, check: usize) -> Sparse {
+        self.dense_min = min;
+        self.dense_check = check.max(1);
+        self
+    }
+
+    /// The mask, rare count, mode and coverage of the internal state.
     pub fn state(&self) -> SparseState {
         SparseState {
             mask: self.mask,
             rare_positions: self.rare_pos.len(),
+            dense: self.dense,
             covered: self.covered,
         }
     }
@@ -200,7 +226,38 @@ impl Sparse {
         self.rechoose_at = 2 * self.rare_pos.len() + 64;
         self.chosen_span = self.span();
         self.width = self.span().max(64);
+        self.dense = false;
         self.classify();
+    }
+
+    /// Before a block: turns dense mode on when a quarter of the heaps are rare positions (then
+    /// step 1 marks about as many pairs as there are), and off again when a mask makes fewer than
+    /// an eighth of them rare (looked at every `dense_check` heaps). True when it changed.
+    fn choose_mode<T: Cell>(&mut self, vals: &[T]) -> bool {
+        let n = vals.len();
+        if !self.dense {
+            if n >= self.dense_min && 4 * self.rare_pos.len() > n {
+                self.dense = true;
+                self.rare_pos = Vec::new();
+                self.rare_val = Vec::new();
+                self.next_check = n + self.dense_check;
+                return true;
+            }
+        } else if n >= self.next_check {
+            self.next_check = n + self.dense_check;
+            let (mask, count) = self.hist.rare_mask();
+            if 8 * count < n as u64 {
+                self.dense = false;
+                self.mask = mask;
+                self.collect_rare(vals);
+                self.rechoose_at = 2 * self.rare_pos.len() + 64;
+                self.chosen_span = self.span();
+                self.width = self.width.max(self.span());
+                self.classify();
+                return true;
+            }
+        }
+        false
     }
 
     /// Between blocks: widens the rows and re-chooses the mask when due. True when the mark rows
@@ -262,6 +319,16 @@ impl Sparse {
         let mut next_rows = Vec::new();
         let mut next_scans = Vec::new();
         while pos < end {
+            if self.choose_mode(&vals[..pos]) {
+                ahead = None;
+            }
+            if self.dense {
+                let stop = end.min(self.next_check.max(pos + 1));
+                let reached = self.fill_dense(vals, pos, stop);
+                self.covered = *reached.as_ref().unwrap_or_else(|o| &o.at);
+                pos = reached?;
+                continue;
+            }
             let stale = self.maybe_rechoose(&vals[..pos]);
             let (bend, from) = match ahead.take() {
                 Some(a) if !stale => a,
@@ -320,6 +387,62 @@ impl Sparse {
             self.covered = pos;
         }
         Ok(())
+    }
+}
+
+impl Sparse {
+    /// Dense mode for heaps `start..end`: every option of every heap marked in one row. Returns
+    /// where it got to (`end`), or the overflow.
+    fn fill_dense<T: Cell>(
+        &mut self,
+        vals: &mut [T],
+        start: usize,
+        end: usize,
+    ) -> Result<usize, Overflow> {
+        let mut row = vec![0u8; self.width];
+        for n in start..end {
+            let g = self.dense_value(&vals[..n], n, &mut row);
+            if g > T::MAX {
+                return Err(Overflow { at: n, value: g });
+            }
+            vals[n] = T::from_u32(g);
+            self.hist.add(g);
+            if g as usize >= self.width {
+                self.width = value_span(g);
+                row = vec![0u8; self.width];
+            }
+        }
+        Ok(end)
+    }
+
+    /// G(n) from every option, the values of the smaller heaps in `vals`, marks in `row`.
+    #[inline(always)]
+    fn dense_value<T: Cell>(&self, vals: &[T], n: usize, row: &mut [u8]) -> u32 {
+        row.fill(0);
+        let m = &self.moves;
+        if m.take_all.binary_search(&n).is_ok() {
+            row[0] = 1;
+        }
+        for &k in m.leave_one.iter().take_while(|&&k| k < n) {
+            row[vals[n - k].get() as usize] = 1;
+        }
+        for s in m.leave_two.iter().take_while(|s| s.take + 2 <= n) {
+            let r = n - s.take;
+            mark_pairs(self.isa, row, vals, vals, r, 1, last_pair(r, s.unequal) + 1);
+        }
+        for s in m.leave_three.iter().take_while(|s| s.take + 3 <= n) {
+            let r = n - s.take;
+            for a in 1..=r / 3 {
+                let ga = vals[a].get();
+                for b in a..=(r - a) / 2 {
+                    let c = r - a - b;
+                    if !(s.unequal && (a == b || b == c)) {
+                        row[(ga ^ vals[b].get() ^ vals[c].get()) as usize] = 1;
+                    }
+                }
+            }
+        }
+        row.iter().position(|&x| x == 0).unwrap_or(row.len()) as u32
     }
 }
 
@@ -412,7 +535,7 @@ impl<T: Cell> View<'_, T> {
 
 /// Marks `G(p) ⊕ G(r − p)` for the rare positions `pos` (values `val`), leaving out `p = skip`.
 #[inline(always)]
-fn mark_pairs(
+fn mark_rare_pairs(
     row: &mut [u8],
     get: impl Fn(usize) -> u32,
     pos: &[usize],
@@ -435,10 +558,10 @@ fn mark_pairs(
     }
 }
 
-/// [`mark_pairs`] over both parts of a [`View`], without a branch per pair: positions
+/// [`mark_rare_pairs`] over both parts of a [`View`], without a branch per pair: positions
 /// `p ≤ r − b` pair with a heap of the current block, the others with one before it.
 #[inline(always)]
-fn mark_pairs_view<T: Cell>(
+fn mark_rare_pairs_view<T: Cell>(
     row: &mut [u8],
     view: &View<'_, T>,
     pos: &[usize],
@@ -453,7 +576,7 @@ fn mark_pairs_view<T: Cell>(
         0
     };
     let (recent, before) = (view.recent, view.before);
-    mark_pairs(
+    mark_rare_pairs(
         row,
         |q| recent[q - b].get(),
         &pos[..split],
@@ -461,7 +584,7 @@ fn mark_pairs_view<T: Cell>(
         r,
         skip,
     );
-    mark_pairs(
+    mark_rare_pairs(
         row,
         |q| before[q].get(),
         &pos[split..],
@@ -827,7 +950,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 0
             };
             let recent = view.recent;
-            mark_pairs(
+            mark_rare_pairs(
                 row,
                 |q| recent[q - lim].get(),
                 &rp[..a],
@@ -836,7 +959,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 skip,
             );
             let l = self.late.pos.partition_point(|&p| p < r);
-            mark_pairs_view(row, view, &self.late.pos[..l], &self.late.val[..l], r, skip);
+            mark_rare_pairs_view(row, view, &self.late.pos[..l], &self.late.val[..l], r, skip);
         }
         for s in &m.leave_three {
             if s.take + 3 > n {
