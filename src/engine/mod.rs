@@ -66,7 +66,7 @@ pub enum AnyEngine {
     /// The exact reference engine.
     Exact(Exact),
     /// The sparse-space engine.
-    Sparse(Sparse),
+    Sparse(Box<Sparse>),
 }
 
 impl AnyEngine {
@@ -78,7 +78,7 @@ impl AnyEngine {
     /// The engine of `kind` for `rule`, running its parallel parts on `exec`.
     pub fn with_executor(rule: &Rule, kind: EngineKind, exec: Executor) -> AnyEngine {
         match kind.resolve(rule) {
-            EngineKind::Sparse => AnyEngine::Sparse(Sparse::with_executor(rule, exec)),
+            EngineKind::Sparse => AnyEngine::Sparse(Box::new(Sparse::with_executor(rule, exec))),
             _ => AnyEngine::Exact(Exact::new(rule)),
         }
     }
