@@ -1,8 +1,11 @@
-//! Engines side by side on small cases: exact against sparse, and sparse on 1 and 2 threads.
-//! The long runs of the targets are in scripts/bench.sh.
+//! Engines side by side on small cases: exact against sparse, sparse on 1 and 2 threads, and
+//! the sparse engine's portable loops against its AVX2 ones. The long runs of the issue's
+//! targets are in scripts/bench.sh.
+
+use std::ops::ControlFlow;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use nimseq::engine::{compute_on, EngineKind, Executor};
+use nimseq::engine::{compute_on, extend, EngineKind, Executor, Isa, Sparse, Values};
 use nimseq::rules::Rule;
 
 fn engines(c: &mut Criterion) {
@@ -29,5 +32,32 @@ fn engines(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engines);
+fn instruction_sets(c: &mut Criterion) {
+    let mut group = c.benchmark_group("isa");
+    group.sample_size(10);
+    for (code, n) in [("0.6", 1 << 15), ("0.167", 1 << 17)] {
+        let rule = Rule::parse(code).unwrap();
+        group.throughput(Throughput::Elements(n as u64));
+        for isa in Isa::available() {
+            group.bench_with_input(
+                BenchmarkId::new(format!("{isa:?}/{code}"), n),
+                &n,
+                |b, &n| {
+                    b.iter(|| {
+                        let mut engine = Sparse::with_isa(&rule, Executor::serial(), isa);
+                        let mut values = Values::default();
+                        extend(&mut engine, &mut values, n, &mut |_| {
+                            ControlFlow::Continue(())
+                        })
+                        .unwrap();
+                        values
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines, instruction_sets);
 criterion_main!(benches);
