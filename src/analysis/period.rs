@@ -99,7 +99,9 @@ pub struct PeriodReport {
     pub count: u64,
     /// The index `t` of the last non-zero digit, when the theorem applies to the game.
     pub theorem_t: Option<u64>,
-    /// For a proved period: the values the theorem needed, `2·max(n0,1) + 2p + t`.
+    /// `2·max(n0,1) + 2p + t`: for a proved period, the values the theorem needed; for an
+    /// unproved candidate of a game the theorem covers, the values a proof would need if the
+    /// pattern persists that far.
     pub theorem_bound: Option<u64>,
 }
 
@@ -169,6 +171,35 @@ impl PeriodChecker {
     /// The proved period, once there is one.
     pub fn proved(&self) -> Option<&Period> {
         self.proved.as_ref()
+    }
+
+    /// The candidate closest to a proof in `v` when nothing is proved (yet): among the
+    /// periods whose pattern fills at least two full periods at the end of the values, the one
+    /// whose proof needs the fewest values (`theorem_bound`), as a [`Period`] with
+    /// `proved: false`. `None` when the theorem does not cover the rule or no period qualifies.
+    pub fn best_candidate_slice<T: Cell>(&self, v: &[T]) -> Option<Period> {
+        let t = self.t?;
+        let len = v.len() as u64;
+        search(v, t)
+            .into_iter()
+            .min_by_key(|c| (theorem_bound(c.preperiod(), c.p, t), c.p))
+            .map(|c| {
+                let n0 = c.preperiod();
+                Period {
+                    preperiod: n0,
+                    period: c.p,
+                    last_exception: n0.checked_sub(1),
+                    shift: 0,
+                    proved: false,
+                    periods_seen: (len - n0) / c.p,
+                    theorem_bound: Some(theorem_bound(n0, c.p, t)),
+                }
+            })
+    }
+
+    /// [`PeriodChecker::best_candidate_slice`] for values in memory.
+    pub fn best_candidate(&self, values: &Values) -> Option<Period> {
+        with_values!(values, v => self.best_candidate_slice(v))
     }
 
     /// Looks at the values appended since the last call; returns the period once it is proved.
