@@ -11,7 +11,9 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
-use nimseq::analysis::{extended_stats, observe, observe_slice, PeriodChecker, Stats, Summary};
+use nimseq::analysis::{
+    extended_stats, observe, observe_slice, PeriodChecker, Stats, StopAtPeriod, Summary,
+};
 use nimseq::engine::AnyEngine;
 use nimseq::report;
 use nimseq::rules::Rule;
@@ -99,9 +101,14 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     let signals = Signals::catch().context("cannot catch signals")?;
     let mut t = Table::open(path, &rule.code()).map_err(table_error)?;
     let mut bar = Bar::new(count, args.quiet);
+    // Once a period is proved the engine stops and the table is completed from the period.
+    let mut engine = StopAtPeriod::new(
+        AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
+        &rule,
+    );
     let r = table::extend(
         &mut t,
-        &mut AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
+        &mut engine,
         count,
         &Checkpoints {
             interval: args.checkpoint,
@@ -152,27 +159,32 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
         }
         Err(e) => return Err(table_error(e)),
     }
-    // One pass of the period checker over the stored values: a proved period, or failing that
-    // the pattern observed, goes into the summary.
-    let period = {
-        let mut checker = PeriodChecker::new(&rule);
-        let proved = match t.values() {
-            ValueSlice::W8(v) => checker.update_slice(v).cloned(),
-            ValueSlice::W16(v) => checker.update_slice(v).cloned(),
-            ValueSlice::W32(v) => checker.update_slice(v).cloned(),
-        };
-        proved.or_else(|| match t.values() {
-            ValueSlice::W8(v) => observe_slice(v),
-            ValueSlice::W16(v) => observe_slice(v),
-            ValueSlice::W32(v) => observe_slice(v),
-        })
+    // The period the engine stopped at; otherwise (nothing proved, or the table already held the
+    // heaps) one pass of the period checker over the stored values: a proved period, or failing
+    // that the pattern observed.
+    let period = match engine.proved() {
+        Some(p) => Some(p.clone()),
+        None => {
+            let mut checker = PeriodChecker::new(&rule);
+            let proved = match t.values() {
+                ValueSlice::W8(v) => checker.update_slice(v).cloned(),
+                ValueSlice::W16(v) => checker.update_slice(v).cloned(),
+                ValueSlice::W32(v) => checker.update_slice(v).cloned(),
+            };
+            proved.or_else(|| match t.values() {
+                ValueSlice::W8(v) => observe_slice(v),
+                ValueSlice::W16(v) => observe_slice(v),
+                ValueSlice::W32(v) => observe_slice(v),
+            })
+        }
     };
-    // Not yet recorded in the table file: `Table::set_period` commits a new metadata block,
-    // which would change the bytes of a finished table (the byte-identity tests pin them).
     let summary = if count >= t.len() {
-        let mut s = t.summary();
-        s.period = period.clone();
-        s
+        // Recorded in the table (so `info` shows it), then the canonical layout again: a run
+        // resumed after a crash and one uninterrupted run still leave the same bytes.
+        if t.set_period(period).map_err(table_error)? {
+            t.finish().map_err(table_error)?;
+        }
+        t.summary()
     } else {
         // The table holds more heaps than asked for: summarize the prefix.
         let stats = match t.values() {

@@ -569,10 +569,26 @@ impl Table {
         summary_of(&self.snapshot())
     }
 
-    /// Records a period (or none) and commits.
-    pub fn set_period(&mut self, period: Option<Period>) -> Result<(), TableError> {
+    /// The period recorded (or about to be committed) in the table.
+    pub fn period(&self) -> Option<&Period> {
+        self.meta.period.as_ref()
+    }
+
+    /// Records a period (or none) and commits, unless the table already records it; returns
+    /// whether anything changed. `periods_seen` is not stored: it is set here, as readers derive
+    /// it, to the full periods in heaps `preperiod..len()`.
+    pub fn set_period(&mut self, period: Option<Period>) -> Result<bool, TableError> {
+        let pending = self.pending;
+        let period = period.map(|mut p| {
+            p.periods_seen = pending.saturating_sub(p.preperiod) / p.period.max(1);
+            p
+        });
+        if self.meta.period == period {
+            return Ok(false);
+        }
         self.meta.period = period;
-        self.commit()
+        self.commit()?;
+        Ok(true)
     }
 
     /// The metadata of heaps `0..pending`, partial chunk included.
