@@ -272,6 +272,115 @@ fn report_for_a_sequence_with_offset_one_and_without_a_number() {
     assert!(!Path::new(&dir.path().join(".summary.md.tmp")).exists());
 }
 
+#[test]
+fn report_from_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Officers (no period known): the folder from the table equals the one computed in memory
+    // (with two threads: the values never depend on the thread count).
+    stdout(&[
+        "compute",
+        "0.6",
+        "-n",
+        "30000",
+        "--table",
+        &d("o.nimseq"),
+        "-q",
+    ]);
+    stdout(&[
+        "report",
+        "0.6",
+        "-n",
+        "30000",
+        "--table",
+        &d("o.nimseq"),
+        "-o",
+        &d("t"),
+    ]);
+    stdout(&[
+        "report",
+        "0.6",
+        "-n",
+        "30000",
+        "--threads",
+        "2",
+        "-o",
+        &d("m"),
+    ]);
+    for f in ["bA046695.txt", "plot.svg", "summary.md"] {
+        let a = std::fs::read(dir.path().join("t").join(f)).unwrap();
+        let b = std::fs::read(dir.path().join("m").join(f)).unwrap();
+        assert!(a == b, "{f} differs between table and memory");
+    }
+    // A prefix of a table: Kayles, with the period the table records.
+    stdout(&[
+        "compute",
+        "kayles",
+        "-n",
+        "50000",
+        "--table",
+        &d("k.nimseq"),
+        "-q",
+    ]);
+    stdout(&[
+        "report",
+        "kayles",
+        "-n",
+        "20000",
+        "--table",
+        &d("k.nimseq"),
+        "-o",
+        &d("k"),
+    ]);
+    let bfile = std::fs::read_to_string(dir.path().join("k/bA002186.txt")).unwrap();
+    check_bfile(&bfile, 0, 9999);
+    let md = std::fs::read_to_string(dir.path().join("k/summary.md")).unwrap();
+    assert!(
+        md.contains("preperiod **71**") && md.contains("20,000 values"),
+        "{md}"
+    );
+    // Heaps beyond the table, another game's table, --engine with --table: usage errors.
+    for args in [
+        vec![
+            "report",
+            "kayles",
+            "-n",
+            "60000",
+            "--table",
+            &d("k.nimseq"),
+            "-o",
+            &d("x"),
+        ],
+        vec![
+            "report",
+            "0.6",
+            "-n",
+            "100",
+            "--table",
+            &d("k.nimseq"),
+            "-o",
+            &d("x"),
+        ],
+        vec![
+            "report",
+            "kayles",
+            "-n",
+            "100",
+            "--table",
+            &d("k.nimseq"),
+            "--engine",
+            "exact",
+            "-o",
+            &d("x"),
+        ],
+    ] {
+        let out = nimseq(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
 /// An OEIS b-file: `#` lines first, then `n a(n)` for consecutive n, LF, final newline.
 fn check_bfile(text: &str, first: u64, last: u64) {
     assert!(text.ends_with('\n') && !text.contains('\r'));

@@ -60,8 +60,11 @@ impl XAxis {
     }
 }
 
+/// The vertical position of value `v` when values go up to `max`: half a value plus 1.5% of
+/// the range is left free above the largest value and below 0, so no point sits on the frame.
 fn y_of(v: f64, max: u32) -> f64 {
-    AREA.3 - (v + 0.5) / (max as f64 + 1.0) * (AREA.3 - AREA.2)
+    let pad = 0.5 + 0.015 * max as f64;
+    AREA.3 - (v + pad) / (max as f64 + 2.0 * pad) * (AREA.3 - AREA.2)
 }
 
 /// `1,234,567`.
@@ -185,7 +188,7 @@ pub fn write_svg<W: Write>(out: W, input: &PlotInput) -> io::Result<()> {
     let ticks_x: Vec<(f64, String)> = if axis.log {
         let mut ticks = vec![(0.0, "0".to_string())];
         let mut d = 1u64;
-        while d < count {
+        while d <= count {
             let label = match d {
                 d if d >= 1_000_000_000 => format!("{}G", d / 1_000_000_000),
                 d if d >= 1_000_000 => format!("{}M", d / 1_000_000),
