@@ -510,6 +510,41 @@ pub fn periodic_value(prefix: &Values, period: &Period, n: u64) -> u32 {
     base + (cycles as u32).wrapping_mul(period.shift)
 }
 
+/// The values of heaps `0 … len − 1` of a sequence computed in `prefix` and periodic from a
+/// proved `period` on: `get(n)` reads the prefix or the period, so `len` may be far beyond what
+/// memory holds.
+#[derive(Debug, Clone, Copy)]
+pub struct PeriodicValues<'a> {
+    prefix: &'a Values,
+    period: &'a Period,
+    len: usize,
+}
+
+impl<'a> PeriodicValues<'a> {
+    /// Heaps `0 … len − 1`; the prefix must hold one full period from the preperiod on (a
+    /// proved period always does).
+    pub fn new(prefix: &'a Values, period: &'a Period, len: usize) -> PeriodicValues<'a> {
+        assert!(
+            prefix.len() as u64 >= period.preperiod + period.period,
+            "the prefix holds a full period"
+        );
+        PeriodicValues {
+            prefix,
+            period,
+            len,
+        }
+    }
+}
+
+impl crate::engine::GrundyValues for PeriodicValues<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn get(&self, n: usize) -> u32 {
+        periodic_value(self.prefix, self.period, n as u64)
+    }
+}
+
 /// Statistics of `G(0) … G(count − 1)` when the values are computed up to `prefix.len()` and a
 /// proved ordinary period gives the rest. The prefix must hold at least one full period from the
 /// preperiod on (a proved period always does).

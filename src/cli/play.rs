@@ -1,10 +1,12 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use nimseq::engine::{self, EngineKind};
+use nimseq::analysis::{extend_checking, PeriodChecker, PeriodicValues};
+use nimseq::engine::{AnyEngine, EngineKind, Executor, GrundyValues, Values};
 use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
@@ -43,7 +45,6 @@ pub struct PlayArgs {
 /// Analyses the position and prints it.
 pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
-    let max = args.heaps.iter().copied().max().unwrap_or(0);
     let heaps: Vec<usize> = args
         .heaps
         .iter()
@@ -62,11 +63,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     }
     let a = match &args.table {
         Some(path) => analyze_from_table(&rule, &heaps, path)?,
-        None => {
-            let count = checked_count(max.saturating_add(1))?;
-            let values = engine::compute(&rule, count, args.engine)?;
-            position::analyze(&rule, &heaps, &values)?
-        }
+        None => analyze_computed(&rule, &heaps, args.engine)?,
     };
     if args.json {
         report::write_play_json(out, &rule, &a)?;
@@ -74,6 +71,77 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         report::write_play_text(out, &rule, &a)?;
     }
     Ok(())
+}
+
+/// Values computed for a proof of the period when the heaps are too large to hold in memory.
+const PROOF_VALUES: u64 = 1 << 24;
+
+/// Listing winning moves looks at every option of every heap; beyond this many the command
+/// stops with a message (a heap of 10^12 tokens in Kayles has 10^12 options).
+const MAX_OPTIONS: u128 = 1_000_000_000;
+
+/// The analysis with values from the engine, computed (on all cores) until the octal
+/// periodicity theorem proves a period, which then gives the values of larger heaps: heaps far
+/// beyond the memory work for games whose period is proved.
+fn analyze_computed(rule: &Rule, heaps: &[usize], kind: EngineKind) -> anyhow::Result<Analysis> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    let target = max as u64 + 1;
+    let mut checker = PeriodChecker::new(rule);
+    let fits = checked_count(target);
+    let limit = match &fits {
+        Ok(count) => *count,
+        // Too large for memory: a proved period may still give the values.
+        Err(_) if checker.theorem_applies() => PROOF_VALUES.min(target) as usize,
+        Err(_) => return Err(fits.unwrap_err()),
+    };
+    let mut values = Values::default();
+    extend_checking(
+        &mut AnyEngine::with_executor(rule, kind, Executor::new(0)?),
+        &mut values,
+        limit,
+        &mut checker,
+        &mut |_| ControlFlow::Continue(()),
+    )?;
+    let periodic = checker
+        .proved()
+        .map(|p| PeriodicValues::new(&values, p, max + 1));
+    if periodic.is_none() && values.len() < max + 1 {
+        return Err(fits.err().unwrap_or_else(|| {
+            anyhow::anyhow!("the values of heaps up to {max} were not computed")
+        }));
+    }
+    let value = |h: usize| match &periodic {
+        Some(p) => p.get(h),
+        None => values.get(h),
+    };
+    // Listing the winning moves looks at every option of every heap: refuse before starting
+    // when that is out of reach, with what is known.
+    let nim_sum = heaps.iter().fold(0, |s, &h| s ^ value(h));
+    if nim_sum != 0 {
+        let moves = rule.moves(max);
+        let options: u128 = heaps
+            .iter()
+            .map(|&h| position::option_count_bound(&moves, h))
+            .sum();
+        if options > MAX_OPTIONS {
+            return Err(anyhow::anyhow!(
+                "the heaps have values {} (nim-sum {nim_sum}: N, the player to move wins), but \
+                 listing the winning moves means looking at about {options:.2e} options, more \
+                 than {MAX_OPTIONS:.0e}; give smaller heaps",
+                heaps
+                    .iter()
+                    .map(|&h| value(h).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                options = options as f64,
+                MAX_OPTIONS = MAX_OPTIONS as f64,
+            ));
+        }
+    }
+    Ok(match &periodic {
+        Some(p) => position::analyze(rule, heaps, p)?,
+        None => position::analyze(rule, heaps, &values)?,
+    })
 }
 
 /// The analysis with the values of a table: it must hold `rule` and every heap up to the largest

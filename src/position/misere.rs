@@ -48,7 +48,8 @@ pub struct MisereAnalysis {
     pub heaps: Vec<usize>,
     /// P when the player to move loses (under misère play), N when they win.
     pub outcome: Outcome,
-    /// Every winning move, by heap index then by the heaps left; each listed once.
+    /// Every winning move, by heap index then by the heaps left; each resulting position listed
+    /// once (moves in equal heaps are listed for the first of them).
     pub winning_moves: Vec<WinningMove>,
     /// How the outcome was decided.
     pub method: Method,
@@ -108,7 +109,11 @@ fn bouton(heaps: &[usize]) -> MisereAnalysis {
         let xor = heaps.iter().fold(0, |s, &h| s ^ h);
         let big = heaps.iter().filter(|&&h| h > 1).count();
         let ones = heaps.iter().filter(|&&h| h == 1).count();
+        let mut sizes_seen = std::collections::HashSet::new();
         for (i, &h) in heaps.iter().enumerate() {
+            if !sizes_seen.insert(h) {
+                continue; // the same resulting position as from the earlier equal heap
+            }
             // The other heaps: their nim-sum, whether one has two tokens or more, their 1s.
             let rest_xor = xor ^ h;
             let rest_big = big - usize::from(h > 1) > 0;
@@ -406,8 +411,8 @@ pub fn analyze_by_search(
 }
 
 /// Every move of the sum of `heaps` to a position that `is_p` finds lost for the player to
-/// move, each distinct result once, sorted. `is_p` sees the heaps left after the move; its
-/// first error stops the enumeration.
+/// move, each resulting position once (moves in a heap equal to an earlier one are left out),
+/// sorted. `is_p` sees the heaps left after the move; its first error stops the enumeration.
 fn winning_moves<E>(
     moves: &MoveSet,
     heaps: &[usize],
@@ -415,7 +420,11 @@ fn winning_moves<E>(
 ) -> Result<Vec<WinningMove>, E> {
     let mut found = Vec::new();
     let mut next = Vec::with_capacity(heaps.len() + 2);
+    let mut sizes_seen = std::collections::HashSet::new();
     for (i, &h) in heaps.iter().enumerate() {
+        if !sizes_seen.insert(h) {
+            continue; // the same resulting positions as from the earlier equal heap
+        }
         let mut options = Vec::new();
         for_each_option(moves, h, |to| options.push(to.to_vec()));
         for to in options {

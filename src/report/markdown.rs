@@ -240,7 +240,7 @@ fn observed_caveat<W: Write>(out: &mut W, rule: &Rule) -> io::Result<()> {
     match not_covered_reason(rule) {
         Some(why) => writeln!(
             out,
-            "The octal periodicity theorem does not apply ({why}), so no pattern is proved.\n"
+            "The octal periodicity theorem does not apply, so no pattern is proved: {why}.\n"
         ),
         None => writeln!(
             out,
