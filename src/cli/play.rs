@@ -26,11 +26,13 @@ pub struct PlayArgs {
     /// Print the analysis as one JSON object.
     #[arg(long)]
     json: bool,
-    /// Misère play (the last player to move loses), decided by an exact exhaustive search;
-    /// refused, with a message, when the position is too large for it.
+    /// Misère play (the last player to move loses), decided exactly: Bouton's theorem for Nim
+    /// heaps, genus theory when every heap is tame, misère canonical forms, or an exhaustive
+    /// search; refused, with a message, when the position is too large for all of them.
     #[arg(long)]
     misere: bool,
-    /// The most positions the misère search may visit.
+    /// The budget of --misere: the most canonical forms (each with 8 units of work), then the
+    /// most positions the exhaustive search may visit.
     #[arg(long, value_name = "POSITIONS", default_value = "2e6", value_parser = count_arg)]
     search_limit: u64,
     /// Engine for the heap values: exact (reference, O(N^2)) or auto.
