@@ -75,8 +75,10 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Values computed for a proof of the period when the heaps are too large to hold in memory.
-const PROOF_VALUES: u64 = 1 << 24;
+/// Values computed for a proof of the period when the heaps are too large to hold in memory
+/// (enough for 0.16, 0.56 and 0.7737, whose proofs need 509,622 to 653,570 values; a few seconds
+/// for a game that has no period to find).
+const PROOF_VALUES: u64 = 1 << 21;
 
 /// Listing winning moves looks at every option of every heap; beyond this many the command
 /// stops with a message (a heap of 10^12 tokens in Kayles has 10^12 options).
