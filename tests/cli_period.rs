@@ -39,6 +39,92 @@ fn period_of_kayles_is_proved() {
 }
 
 #[test]
+fn period_json_keys_are_exactly_the_documented_ones() {
+    // The keys of the issue (game, proved, preperiod, period, last_exception, count) and the
+    // documented extras (README: shift, periods_seen, theorem_t, theorem_bound), nothing else.
+    let expected = [
+        "count",
+        "game",
+        "last_exception",
+        "period",
+        "periods_seen",
+        "preperiod",
+        "proved",
+        "shift",
+        "theorem_bound",
+        "theorem_t",
+    ];
+    for args in [
+        &["period", "kayles", "--json"][..],
+        &["period", "grundy", "--max", "300", "--json"],
+        &["period", "0.3F", "--max", "100", "--json"],
+    ] {
+        let v = json(args);
+        let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, expected, "{args:?}");
+    }
+}
+
+#[test]
+fn period_of_0_16_is_proved_fast_and_holds_far_beyond() {
+    // 0.16: period 149459 from heap 105351 (Gangolli & Plambeck 1989; OEIS A071430), proved
+    // from 509,622 values. Issue 5 asks for well under a second (release build: 0.4 s, see
+    // results/period.md); this test profile is optimized too, and the bound below leaves room
+    // for a loaded machine.
+    let began = std::time::Instant::now();
+    let v = json(&["period", "0.16", "--json"]);
+    let took = began.elapsed();
+    assert_eq!(v["proved"], true);
+    assert_eq!(
+        (
+            v["preperiod"].as_u64(),
+            v["period"].as_u64(),
+            v["last_exception"].as_u64()
+        ),
+        (Some(105_351), Some(149_459), Some(105_350))
+    );
+    assert_eq!(v["theorem_bound"], 2 * 105_351 + 2 * 149_459 + 2);
+    assert!(took.as_secs_f64() < 10.0, "period 0.16 took {took:?}");
+    // The proof against the values themselves (tests/period_theorem.rs checks 3x the bound).
+}
+
+#[test]
+fn unproved_covered_game_reports_the_candidate_closest_to_a_proof() {
+    // 480,000 values of 0.16 hold 2.5 periods of the true period but not the 509,622 the proof
+    // needs: the best candidate is that period, with the values a proof would need.
+    let v = json(&["period", "0.16", "--max", "480000", "--json"]);
+    assert_eq!(v["proved"], false);
+    assert_eq!(v["count"], 480_000);
+    assert_eq!(
+        (
+            v["preperiod"].as_u64(),
+            v["period"].as_u64(),
+            v["last_exception"].as_u64()
+        ),
+        (Some(105_351), Some(149_459), Some(105_350))
+    );
+    assert_eq!(v["theorem_bound"], 509_622);
+    assert_eq!(v["periods_seen"], 2);
+    let text = stdout(&["period", "0.16", "--max", "480000"]);
+    assert!(
+        text.contains("best candidate G(n + 149459) = G(n) from heap 105351")
+            && text.contains("needs 509622 values (--max 509622)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn three_heap_codes_have_a_small_default_limit() {
+    // Three-heap moves cost O(n^2) per heap: the default --max is 2^11 for them, not 2^24.
+    let began = std::time::Instant::now();
+    let v = json(&["period", "0.3F", "--json"]);
+    assert_eq!(v["count"], 2048);
+    assert!(began.elapsed().as_secs() < 60);
+    assert_eq!(json(&["period", "0.8", "--json"])["count"], 2048);
+}
+
+#[test]
 fn period_of_dawsons_games() {
     // Dawson's chess 0.137: period 34, last exception 51 (OEIS A002187); 0.07 one heap later.
     let v = json(&["period", "dawsons-chess", "--json"]);
@@ -184,6 +270,115 @@ fn report_for_a_sequence_with_offset_one_and_without_a_number() {
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     assert!(md.contains("Observed, not proved") && md.contains("arithmetic"));
     assert!(!Path::new(&dir.path().join(".summary.md.tmp")).exists());
+}
+
+#[test]
+fn report_from_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Officers (no period known): the folder from the table equals the one computed in memory
+    // (with two threads: the values never depend on the thread count).
+    stdout(&[
+        "compute",
+        "0.6",
+        "-n",
+        "30000",
+        "--table",
+        &d("o.nimseq"),
+        "-q",
+    ]);
+    stdout(&[
+        "report",
+        "0.6",
+        "-n",
+        "30000",
+        "--table",
+        &d("o.nimseq"),
+        "-o",
+        &d("t"),
+    ]);
+    stdout(&[
+        "report",
+        "0.6",
+        "-n",
+        "30000",
+        "--threads",
+        "2",
+        "-o",
+        &d("m"),
+    ]);
+    for f in ["bA046695.txt", "plot.svg", "summary.md"] {
+        let a = std::fs::read(dir.path().join("t").join(f)).unwrap();
+        let b = std::fs::read(dir.path().join("m").join(f)).unwrap();
+        assert!(a == b, "{f} differs between table and memory");
+    }
+    // A prefix of a table: Kayles, with the period the table records.
+    stdout(&[
+        "compute",
+        "kayles",
+        "-n",
+        "50000",
+        "--table",
+        &d("k.nimseq"),
+        "-q",
+    ]);
+    stdout(&[
+        "report",
+        "kayles",
+        "-n",
+        "20000",
+        "--table",
+        &d("k.nimseq"),
+        "-o",
+        &d("k"),
+    ]);
+    let bfile = std::fs::read_to_string(dir.path().join("k/bA002186.txt")).unwrap();
+    check_bfile(&bfile, 0, 9999);
+    let md = std::fs::read_to_string(dir.path().join("k/summary.md")).unwrap();
+    assert!(
+        md.contains("preperiod **71**") && md.contains("20,000 values"),
+        "{md}"
+    );
+    // Heaps beyond the table, another game's table, --engine with --table: usage errors.
+    for args in [
+        vec![
+            "report",
+            "kayles",
+            "-n",
+            "60000",
+            "--table",
+            &d("k.nimseq"),
+            "-o",
+            &d("x"),
+        ],
+        vec![
+            "report",
+            "0.6",
+            "-n",
+            "100",
+            "--table",
+            &d("k.nimseq"),
+            "-o",
+            &d("x"),
+        ],
+        vec![
+            "report",
+            "kayles",
+            "-n",
+            "100",
+            "--table",
+            &d("k.nimseq"),
+            "--engine",
+            "exact",
+            "-o",
+            &d("x"),
+        ],
+    ] {
+        let out = nimseq(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 }
 
 /// An OEIS b-file: `#` lines first, then `n a(n)` for consecutive n, LF, final newline.

@@ -71,6 +71,70 @@ fn play_p_position_and_take_all() {
 }
 
 #[test]
+fn play_lists_each_resulting_position_once() {
+    // Nim 3 3 1 (nim-sum 1): 3 -> 2 in either 3 leaves the same position {2, 3, 1}; it is
+    // listed once, for the first heap.
+    let v = json(&["play", "nim", "3", "3", "1", "--json"]);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([
+            {"heap_index": 0, "from": 3, "to": [2]},
+            {"heap_index": 2, "from": 1, "to": []}
+        ])
+    );
+}
+
+#[test]
+fn play_huge_heaps_of_a_periodic_game() {
+    // Kayles: period 12 from heap 71 (OEIS A002186), proved after 168 values; heaps far beyond
+    // memory take their values from the period.
+    let exact = nimseq::engine::compute(
+        &nimseq::rules::Rule::parse("kayles").unwrap(),
+        30_000,
+        nimseq::engine::EngineKind::Exact,
+    )
+    .unwrap();
+    let g = |n: u64| exact.get((if n < 71 { n } else { 71 + (n - 71) % 12 }) as usize);
+    let v = json(&["play", "kayles", "1e12", "1e12", "--json"]);
+    assert_eq!(
+        v["values"],
+        serde_json::json!([g(1e12 as u64), g(1e12 as u64)])
+    );
+    assert_eq!(v["outcome"], "P");
+    // A heap of 10^8: its values from the period, its 5·10^7 options looked at.
+    let v = json(&["play", "kayles", "1e8", "5", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([g(100_000_000), 4]));
+    let nim_sum = g(100_000_000) ^ 4;
+    assert_eq!(v["nim_sum"], nim_sum);
+    for m in v["winning_moves"].as_array().unwrap() {
+        let rest = if m["heap_index"] == 0 {
+            4
+        } else {
+            g(100_000_000)
+        };
+        let left = m["to"].as_array().unwrap().iter();
+        assert_eq!(left.fold(rest, |s, h| s ^ g(h.as_u64().unwrap())), 0, "{m}");
+    }
+    // Below the period's reach of memory the same moves as with the exact engine's values.
+    let with_period = json(&["play", "kayles", "29999", "7", "--json"]);
+    let rule = nimseq::rules::Rule::parse("kayles").unwrap();
+    let a = nimseq::position::analyze(&rule, &[29_999, 7], &exact).unwrap();
+    let expected: Vec<serde_json::Value> = a
+        .winning_moves
+        .iter()
+        .map(|m| serde_json::json!({"heap_index": m.heap_index, "from": m.from, "to": m.to}))
+        .collect();
+    assert_eq!(
+        with_period["winning_moves"],
+        serde_json::Value::Array(expected)
+    );
+    // Too many options to list: a one-line usage message with the values and the outcome.
+    let (code, err) = fails(&["play", "kayles", "1e12", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nim-sum") && err.contains("options"), "{err}");
+}
+
+#[test]
 fn play_large_heap_lists_each_result_once() {
     // Grundy's game, one heap of 2000: every winning split, none repeated.
     let v = json(&["play", "grundy", "2000", "--json"]);
@@ -103,21 +167,19 @@ fn play_misere() {
     let v = json(&["play", "nim", "1", "1", "--misere", "--json"]);
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["play"], "misere");
+    // Taking either 1 leaves the same position: listed once, for the first heap.
     assert_eq!(
         v["winning_moves"],
-        serde_json::json!([
-            {"heap_index": 0, "from": 1, "to": []},
-            {"heap_index": 1, "from": 1, "to": []}
-        ])
+        serde_json::json!([{"heap_index": 0, "from": 1, "to": []}])
     );
     // Misère Nim 2 2 3: a heap above 1 remains after each of these moves, so they are the
-    // normal-play winning moves (nim-sum 0 left): 2 -> 1 (either 2) and 3 -> nothing.
+    // normal-play winning moves (nim-sum 0 left): 2 -> 1 (either 2: one resulting position,
+    // listed once) and 3 -> nothing.
     let v = json(&["play", "nim", "2", "2", "3", "--misere", "--json"]);
     assert_eq!(
         v["winning_moves"],
         serde_json::json!([
             {"heap_index": 0, "from": 2, "to": [1]},
-            {"heap_index": 1, "from": 2, "to": [1]},
             {"heap_index": 2, "from": 3, "to": []}
         ])
     );

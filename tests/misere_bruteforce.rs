@@ -145,6 +145,30 @@ fn outcomes_of_positions_match_brute_force() {
     }
 }
 
+/// Genus theory for tame heaps (ONAG ch. 12: tame games add like misère Nim), which
+/// `play --misere` uses when every heap is tame, against explicit positions; and it must
+/// apply to a good share of them.
+#[test]
+fn tame_heaps_add_like_misere_nim() {
+    for code in CODES.iter().chain(&["0.333", "0.31", "0.15", "0.7"]) {
+        let mut oracle = Oracle::new(code);
+        let mut heaps = MisereHeaps::new(&Rule::parse(code).unwrap());
+        let mut decided = 0;
+        for p in positions(12) {
+            let sizes: Vec<usize> = p.iter().map(|&h| h as usize).collect();
+            if let Some(outcome) = heaps.tame_outcome(&sizes).unwrap() {
+                decided += 1;
+                let brute = oracle.g_minus(&(p.clone(), 0, 0));
+                assert_eq!(outcome == Outcome::P, brute == 0, "{code}: {sizes:?}");
+            }
+        }
+        assert!(
+            decided >= 20,
+            "{code}: only {decided} positions of tame heaps"
+        );
+    }
+}
+
 #[test]
 fn genus_sequences_match_brute_force() {
     // λk = g⁻(G + k·*2), with the nim heaps played explicitly.

@@ -168,6 +168,8 @@ fn fixture_is_read_and_reproduced() {
         v.range(0, 16).collect::<Vec<_>>(),
         [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
     );
+    // The fixture records Kayles' proved period (12 from heap 71; Guy & Smith 1956, OEIS
+    // A002186), as every table of a game whose period is proved does.
     let period = r.period().expect("the period is recorded");
     assert_eq!(
         (period.preperiod, period.period, period.proved),
@@ -211,6 +213,41 @@ fn fixture_without_a_period_is_read_and_upgraded() {
         std::fs::read(&t).unwrap(),
         std::fs::read(dir.join("kayles-1000.nimseq")).unwrap()
     );
+}
+
+/// `compute --table` stops the engine once a period is proved, fills the table from the period
+/// and records the period; the values are the engine's, and a table grown in steps ends with
+/// the same bytes as one run.
+#[test]
+fn periodic_game_table_stops_at_the_period_and_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    // Dawson's chess 0.137: period 34 from heap 52 (OEIS A002187). 3 million heaps: the engine
+    // stops near heap 200, so this is quick.
+    let began = Instant::now();
+    let summary = ok(&["compute", "0.137", "-n", "3e6", "--table", p(&a), "--json"]);
+    assert!(began.elapsed() < Duration::from_secs(60));
+    let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(v["count"], 3_000_000);
+    assert_eq!(v["period"]["preperiod"], 52);
+    assert_eq!(v["period"]["period"], 34);
+    assert_eq!(v["period"]["proved"], true);
+    let info: serde_json::Value = serde_json::from_str(&ok(&["info", p(&a), "--json"])).unwrap();
+    assert_eq!(info, v, "info reads the recorded period");
+    let r = TableReader::open(&a).unwrap();
+    r.verify().unwrap();
+    let vals = r.values().unwrap();
+    assert_eq!(vals.len(), 3_000_000);
+    let exact = exact("0.137", 2000);
+    assert_eq!(vals.range(0, 2000).collect::<Vec<_>>(), exact);
+    for n in (2000..3_000_000).step_by(9973) {
+        assert_eq!(vals.get(n), exact[52 + (n - 52) % 34], "heap {n}");
+    }
+    drop(r);
+    // Grown in steps (the second run starts from a table that already proves the period).
+    ok(&["compute", "0.137", "-n", "1e6", "--table", p(&b), "-q"]);
+    ok(&["compute", "0.137", "-n", "3e6", "--table", p(&b), "-q"]);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }
 
 /// Kills `compute` with SIGKILL at random moments, checks that every killed table opens, and

@@ -104,11 +104,19 @@ impl Brute {
         w
     }
 
-    /// Every (heap index, heaps left) that moves to a position the opponent loses.
+    /// Every (heap index, heaps left) that moves to a position the opponent loses, each
+    /// resulting position once: a move in a heap equal to an earlier heap leads to a position
+    /// already listed, so only the first of equal heaps is moved in.
     fn winning_moves(&mut self, heaps: &[usize]) -> Vec<(usize, Vec<usize>)> {
-        let mut out = Vec::new();
+        let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut results: Vec<Vec<usize>> = Vec::new();
         for i in 0..heaps.len() {
             for to in brute_options(&self.rule, heaps[i]) {
+                let result = Brute::child(heaps, i, &to);
+                if results.contains(&result) {
+                    continue;
+                }
+                results.push(result);
                 if !self.wins(&Brute::child(heaps, i, &to)) {
                     out.push((i, to));
                 }

@@ -13,7 +13,8 @@ use serde::Serialize;
 
 pub use period::{
     extend_checking, extended_stats, observe, observe_slice, periodic_value, theorem_bound,
-    theorem_t, PeriodChecker, PeriodReport, MAX_SEARCHED_PERIOD, MIN_PERIODS_SEEN,
+    theorem_t, PeriodChecker, PeriodReport, PeriodicValues, StopAtPeriod, MAX_SEARCHED_PERIOD,
+    MIN_PERIODS_SEEN,
 };
 pub use profile::Profile;
 pub use stats::{is_rare, rare_mask, Histogram, Stats};
@@ -37,8 +38,9 @@ pub struct Period {
     pub proved: bool,
     /// Full periods seen in the computed values from the preperiod on.
     pub periods_seen: u64,
-    /// For a proved period: the number of values the octal periodicity theorem needed
-    /// (heaps `0 … bound − 1`), `2·max(preperiod, 1) + 2·period + t`.
+    /// `2·max(preperiod, 1) + 2·period + t`, the number of values (heaps `0 … bound − 1`) the
+    /// octal periodicity theorem needs: for a proved period, the values it was proved from; for
+    /// an unproved candidate, the values a proof would need if the pattern persists.
     pub theorem_bound: Option<u64>,
 }
 

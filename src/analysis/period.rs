@@ -99,7 +99,9 @@ pub struct PeriodReport {
     pub count: u64,
     /// The index `t` of the last non-zero digit, when the theorem applies to the game.
     pub theorem_t: Option<u64>,
-    /// For a proved period: the values the theorem needed, `2·max(n0,1) + 2p + t`.
+    /// `2·max(n0,1) + 2p + t`: for a proved period, the values the theorem needed; for an
+    /// unproved candidate of a game the theorem covers, the values a proof would need if the
+    /// pattern persists that far.
     pub theorem_bound: Option<u64>,
 }
 
@@ -169,6 +171,35 @@ impl PeriodChecker {
     /// The proved period, once there is one.
     pub fn proved(&self) -> Option<&Period> {
         self.proved.as_ref()
+    }
+
+    /// The candidate closest to a proof in `v` when nothing is proved (yet): among the
+    /// periods whose pattern fills at least two full periods at the end of the values, the one
+    /// whose proof needs the fewest values (`theorem_bound`), as a [`Period`] with
+    /// `proved: false`. `None` when the theorem does not cover the rule or no period qualifies.
+    pub fn best_candidate_slice<T: Cell>(&self, v: &[T]) -> Option<Period> {
+        let t = self.t?;
+        let len = v.len() as u64;
+        search(v, t)
+            .into_iter()
+            .min_by_key(|c| (theorem_bound(c.preperiod(), c.p, t), c.p))
+            .map(|c| {
+                let n0 = c.preperiod();
+                Period {
+                    preperiod: n0,
+                    period: c.p,
+                    last_exception: n0.checked_sub(1),
+                    shift: 0,
+                    proved: false,
+                    periods_seen: (len - n0) / c.p,
+                    theorem_bound: Some(theorem_bound(n0, c.p, t)),
+                }
+            })
+    }
+
+    /// [`PeriodChecker::best_candidate_slice`] for values in memory.
+    pub fn best_candidate(&self, values: &Values) -> Option<Period> {
+        with_values!(values, v => self.best_candidate_slice(v))
     }
 
     /// Looks at the values appended since the last call; returns the period once it is proved.
@@ -366,6 +397,63 @@ pub fn extend_checking<E: Fill>(
     }
 }
 
+/// An engine that stops computing once the octal periodicity theorem proves a period and fills
+/// every later heap from it (`G(n) = G(n − p)`), so that storage which must hold every value (a
+/// table on disk) is completed at the cost of a copy. It looks at the values it is handed before
+/// each call, so it works on any prefix (a resumed table) and with any driver.
+#[derive(Debug)]
+pub struct StopAtPeriod<E> {
+    engine: E,
+    checker: PeriodChecker,
+}
+
+impl<E: Fill> StopAtPeriod<E> {
+    /// `engine`, for the rule `rule`.
+    pub fn new(engine: E, rule: &Rule) -> StopAtPeriod<E> {
+        StopAtPeriod {
+            engine,
+            checker: PeriodChecker::new(rule),
+        }
+    }
+
+    /// The period proved so far.
+    pub fn proved(&self) -> Option<&Period> {
+        self.checker.proved()
+    }
+
+    /// The checker (for a best candidate when nothing was proved).
+    pub fn checker(&self) -> &PeriodChecker {
+        &self.checker
+    }
+}
+
+impl<E: Fill> Fill for StopAtPeriod<E> {
+    fn fill<T: Cell>(
+        &mut self,
+        vals: &mut [T],
+        start: usize,
+        end: usize,
+    ) -> Result<(), crate::engine::Overflow> {
+        if self.checker.theorem_applies() && self.checker.proved().is_none() {
+            self.checker.update_slice(&vals[..start]);
+        }
+        if let Some(p) = self.checker.proved() {
+            // The proof needed 2·max(n0,1) + 2p + t ≥ n0 + p values, all before `start`, so
+            // every heap copied from is at least n0.
+            let p = p.period as usize;
+            for n in start..end {
+                vals[n] = vals[n - p];
+            }
+            return Ok(());
+        }
+        self.engine.fill(vals, start, end)?;
+        if self.checker.theorem_applies() {
+            self.checker.update_slice(&vals[..end]);
+        }
+        Ok(())
+    }
+}
+
 /// The longest periodic tail of `at(0) … at(len − 1)` with at least [`MIN_PERIODS_SEEN`] full
 /// periods: `(preperiod, period)`, the smallest preperiod first, then the smallest period.
 fn longest_periodic_tail(len: usize, at: impl Fn(usize) -> u32) -> Option<(u64, u64)> {
@@ -420,6 +508,41 @@ pub fn periodic_value(prefix: &Values, period: &Period, n: u64) -> u32 {
     let cycles = (n - n0) / p;
     let base = prefix.get((n0 + (n - n0) % p) as usize);
     base + (cycles as u32).wrapping_mul(period.shift)
+}
+
+/// The values of heaps `0 … len − 1` of a sequence computed in `prefix` and periodic from a
+/// proved `period` on: `get(n)` reads the prefix or the period, so `len` may be far beyond what
+/// memory holds.
+#[derive(Debug, Clone, Copy)]
+pub struct PeriodicValues<'a> {
+    prefix: &'a Values,
+    period: &'a Period,
+    len: usize,
+}
+
+impl<'a> PeriodicValues<'a> {
+    /// Heaps `0 … len − 1`; the prefix must hold one full period from the preperiod on (a
+    /// proved period always does).
+    pub fn new(prefix: &'a Values, period: &'a Period, len: usize) -> PeriodicValues<'a> {
+        assert!(
+            prefix.len() as u64 >= period.preperiod + period.period,
+            "the prefix holds a full period"
+        );
+        PeriodicValues {
+            prefix,
+            period,
+            len,
+        }
+    }
+}
+
+impl crate::engine::GrundyValues for PeriodicValues<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn get(&self, n: usize) -> u32 {
+        periodic_value(self.prefix, self.period, n as u64)
+    }
 }
 
 /// Statistics of `G(0) … G(count − 1)` when the values are computed up to `prefix.len()` and a
@@ -522,6 +645,27 @@ mod tests {
                     prop_assert_eq!(periodic_value(&values, &period, n), full.get(n as usize));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn stop_at_period_fills_the_true_values() {
+        // Kayles (period 12 from 71) and 0.137 in chunks of 50 heaps, and a run resumed from a
+        // prefix: the copied values equal the exact engine's.
+        for code in ["0.77", "0.137", "0.6", "4!.0"] {
+            let rule = Rule::parse(code).unwrap();
+            let expected = values_of(code, 3000).to_u32s();
+            let mut vals = vec![0u16; 3000];
+            let mut e = StopAtPeriod::new(Exact::new(&rule), &rule);
+            for start in (0..1000).step_by(50) {
+                e.fill(&mut vals, start, start + 50).unwrap();
+            }
+            // A fresh adapter resumes from the first 1000 heaps.
+            let mut e = StopAtPeriod::new(Exact::new(&rule), &rule);
+            e.fill(&mut vals, 1000, 3000).unwrap();
+            let got: Vec<u32> = vals.iter().map(|v| v.get()).collect();
+            assert_eq!(got, expected, "{code}");
+            assert_eq!(e.proved().is_some(), code == "0.77" || code == "0.137");
         }
     }
 

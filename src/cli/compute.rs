@@ -12,7 +12,7 @@ use anyhow::Context;
 use clap::Args;
 
 use nimseq::analysis::{
-    extended_stats, observe, observe_slice, Period, PeriodChecker, Stats, Summary,
+    extended_stats, observe, observe_slice, Period, PeriodChecker, Stats, StopAtPeriod, Summary,
 };
 use nimseq::engine::AnyEngine;
 use nimseq::report;
@@ -108,9 +108,14 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
         t.forget_observed_period();
     }
     let mut bar = Bar::new(count, args.quiet);
+    // Once a period is proved the engine stops and the table is completed from the period.
+    let mut engine = StopAtPeriod::new(
+        AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
+        &rule,
+    );
     let r = table::extend(
         &mut t,
-        &mut AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
+        &mut engine,
         count,
         &Checkpoints {
             interval: args.checkpoint,
@@ -151,14 +156,19 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
         }
         Err(e) => return Err(stopped_error(e, &t)),
     }
-    // The period of heaps 0 .. N-1, found as the in-memory run finds it: one pass of the
-    // period checker over the stored values, or failing a proof the pattern observed. A table
-    // of exactly N heaps records it (`info` shows it); a larger one is left alone.
+    // The period the engine stopped at; otherwise one pass of the period checker over the
+    // stored values of heaps 0 .. N-1, as the in-memory run finds it: a proved period, or failing
+    // that the pattern observed. A table of exactly N heaps records it (`info` shows it) and is
+    // brought back to its canonical layout, so that a resumed run and one uninterrupted run
+    // leave the same bytes; a larger table is left alone.
     let upto = count.min(t.len()) as usize;
-    let period = match t.values() {
-        ValueSlice::W8(v) => period_of(&rule, &v[..upto]),
-        ValueSlice::W16(v) => period_of(&rule, &v[..upto]),
-        ValueSlice::W32(v) => period_of(&rule, &v[..upto]),
+    let period = match engine.proved() {
+        Some(p) => Some(p.clone()),
+        None => match t.values() {
+            ValueSlice::W8(v) => period_of(&rule, &v[..upto]),
+            ValueSlice::W16(v) => period_of(&rule, &v[..upto]),
+            ValueSlice::W32(v) => period_of(&rule, &v[..upto]),
+        },
     }
     .map(|p| p.seen_in(upto as u64));
     let summary = if count >= t.len() {

@@ -15,13 +15,28 @@ use super::{checked_count_hinting, usage};
 /// The default limit of `period --max`.
 pub const DEFAULT_MAX: u64 = 1 << 24;
 
+/// The default limit for codes whose moves may leave three heaps: every heap then has O(n²)
+/// options, so N values cost O(N³) (2^11 values take about a second).
+pub const DEFAULT_MAX_THREE_HEAPS: u64 = 1 << 11;
+
+/// `--max` when it is not given: [`DEFAULT_MAX`], or [`DEFAULT_MAX_THREE_HEAPS`] for codes with
+/// three-heap moves.
+pub fn default_max(rule: &Rule) -> u64 {
+    if rule.is_hexadecimal() {
+        DEFAULT_MAX_THREE_HEAPS
+    } else {
+        DEFAULT_MAX
+    }
+}
+
 /// Arguments of `period`.
 #[derive(Debug, Args)]
 pub struct PeriodArgs {
     /// The game: a code (0.77, 0.16, 4!.0, 0.3F) or a name (kayles).
     #[arg(value_name = "GAME")]
     game: String,
-    /// Compute at most N values (heaps 0 .. N-1) [default: 2^24].
+    /// Compute at most N values (heaps 0 .. N-1) [default: 2^24; 2^11 for codes whose moves
+    /// may leave three heaps, which cost O(N^3)].
     #[arg(long, value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
     max: Option<u64>,
     /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
@@ -41,7 +56,7 @@ pub fn period(args: PeriodArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
     let max = checked_count_hinting(
         "--max",
-        args.max.unwrap_or(DEFAULT_MAX),
+        args.max.unwrap_or_else(|| default_max(&rule)),
         "; give a smaller --max",
     )?;
     let (values, report) = find_period(&rule, max, args.engine)?;
@@ -55,7 +70,9 @@ pub fn period(args: PeriodArgs) -> anyhow::Result<()> {
 }
 
 /// The values computed and the period report: proved when the theorem covers the rule and the
-/// values allow it within `max`, else the pattern observed in all `max` values.
+/// values allow it within `max`; otherwise, for a rule the theorem covers, the candidate closest
+/// to a proof (with the values a proof would need), and for any other rule the pattern observed
+/// in all `max` values.
 pub fn find_period(
     rule: &Rule,
     max: usize,
@@ -69,7 +86,7 @@ pub fn find_period(
     })?;
     let period = match checker.proved() {
         Some(p) => Some(p.clone()),
-        None => observe(&values),
+        None => checker.best_candidate(&values).or_else(|| observe(&values)),
     };
     let report = PeriodReport::new(
         &rule.code(),

@@ -1,17 +1,18 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use nimseq::engine::{self, EngineKind};
+use nimseq::analysis::{extend_checking, PeriodChecker, PeriodicValues};
+use nimseq::engine::{AnyEngine, EngineKind, Executor, GrundyValues, Values};
 use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
-use nimseq::resources::check_memory;
 use nimseq::rules::Rule;
 use nimseq::table::TableReader;
 
-use super::{count_arg, table_error, usage};
+use super::{checked_count_hinting, count_arg, table_error, usage};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
@@ -25,11 +26,13 @@ pub struct PlayArgs {
     /// Print the analysis as one JSON object.
     #[arg(long)]
     json: bool,
-    /// Misère play (the last player to move loses), decided by an exact exhaustive search;
-    /// refused, with a message, when the position is too large for it.
+    /// Misère play (the last player to move loses), decided exactly: Bouton's theorem for Nim
+    /// heaps, genus theory when every heap is tame, misère canonical forms, or an exhaustive
+    /// search; refused, with a message, when the position is too large for all of them.
     #[arg(long)]
     misere: bool,
-    /// The most positions the misère search may visit.
+    /// The budget of --misere: the most canonical forms (each with 8 units of work), then the
+    /// most positions the exhaustive search may visit.
     #[arg(long, value_name = "POSITIONS", default_value = "2e6", value_parser = count_arg, allow_negative_numbers = true)]
     search_limit: u64,
     /// Engine for the heap values: exact (reference, O(N^2)) or auto.
@@ -44,7 +47,6 @@ pub struct PlayArgs {
 /// Analyses the position and prints it.
 pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
-    let max = args.heaps.iter().copied().max().unwrap_or(0);
     let heaps: Vec<usize> = args
         .heaps
         .iter()
@@ -63,20 +65,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     }
     let a = match &args.table {
         Some(path) => analyze_from_table(&rule, &heaps, path)?,
-        None => {
-            // The values of heaps 0 .. max must fit in memory.
-            check_memory(
-                &format!("heap {max} (the values of heaps 0 .. {max})"),
-                max.saturating_add(1),
-                "; read them from a table with --table PATH \
-                 (written by 'nimseq compute GAME -n N --table PATH')",
-            )
-            .map_err(usage)?;
-            let count = usize::try_from(max.saturating_add(1))
-                .map_err(|_| usage(format!("heap {max} is too large for this machine")))?;
-            let values = engine::compute(&rule, count, args.engine)?;
-            position::analyze(&rule, &heaps, &values)?
-        }
+        None => analyze_computed(&rule, &heaps, args.engine)?,
     };
     if args.json {
         report::write_play_json(out, &rule, &a)?;
@@ -84,6 +73,88 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         report::write_play_text(out, &rule, &a)?;
     }
     Ok(())
+}
+
+/// Values computed for a proof of the period when the heaps are too large to hold in memory
+/// (enough for 0.16, 0.56 and 0.7737, whose proofs need 509,622 to 653,570 values; a few seconds
+/// for a game that has no period to find).
+const PROOF_VALUES: u64 = 1 << 21;
+
+/// Listing winning moves looks at every option of every heap; beyond this many the command
+/// stops with a message (a heap of 10^12 tokens in Kayles has 10^12 options).
+const MAX_OPTIONS: u128 = 1_000_000_000;
+
+/// The analysis with values from the engine, computed (on all cores) until the octal
+/// periodicity theorem proves a period, which then gives the values of larger heaps: heaps far
+/// beyond the memory work for games whose period is proved.
+fn analyze_computed(rule: &Rule, heaps: &[usize], kind: EngineKind) -> anyhow::Result<Analysis> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    let count = max
+        .checked_add(1)
+        .ok_or_else(|| usage(format!("heap {max} is too large for this machine")))?;
+    let target = count as u64;
+    let mut checker = PeriodChecker::new(rule);
+    // The values of heaps 0 .. max must fit in memory, unless a proved period gives them.
+    let fits = checked_count_hinting(
+        &format!("heap {max} (the values of heaps 0 .. {max})"),
+        target,
+        "; read them from a table with --table PATH \
+         (written by 'nimseq compute GAME -n N --table PATH')",
+    );
+    let limit = match &fits {
+        Ok(count) => *count,
+        // Too large for memory: a proved period may still give the values.
+        Err(_) if checker.theorem_applies() => PROOF_VALUES.min(target) as usize,
+        Err(_) => return Err(fits.unwrap_err()),
+    };
+    let mut values = Values::default();
+    extend_checking(
+        &mut AnyEngine::with_executor(rule, kind, Executor::new(0)?),
+        &mut values,
+        limit,
+        &mut checker,
+        &mut |_| ControlFlow::Continue(()),
+    )?;
+    let periodic = checker
+        .proved()
+        .map(|p| PeriodicValues::new(&values, p, count));
+    if periodic.is_none() && values.len() < count {
+        return Err(fits.err().unwrap_or_else(|| {
+            anyhow::anyhow!("the values of heaps up to {max} were not computed")
+        }));
+    }
+    let value = |h: usize| match &periodic {
+        Some(p) => p.get(h),
+        None => values.get(h),
+    };
+    // Listing the winning moves looks at every option of every heap: refuse before starting
+    // when that is out of reach, with what is known.
+    let nim_sum = heaps.iter().fold(0, |s, &h| s ^ value(h));
+    if nim_sum != 0 {
+        let moves = rule.moves(max);
+        let options: u128 = heaps
+            .iter()
+            .map(|&h| position::option_count_bound(&moves, h))
+            .sum();
+        if options > MAX_OPTIONS {
+            return Err(usage(format!(
+                "the heaps have values {} (nim-sum {nim_sum}: N, the player to move wins), but \
+                 listing the winning moves means looking at about {options:.2e} options, more \
+                 than {MAX_OPTIONS:.0e}; give smaller heaps",
+                heaps
+                    .iter()
+                    .map(|&h| value(h).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                options = options as f64,
+                MAX_OPTIONS = MAX_OPTIONS as f64,
+            )));
+        }
+    }
+    Ok(match &periodic {
+        Some(p) => position::analyze(rule, heaps, p)?,
+        None => position::analyze(rule, heaps, &values)?,
+    })
 }
 
 /// The analysis with the values of a table: it must hold `rule` and every heap up to the largest

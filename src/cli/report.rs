@@ -9,14 +9,16 @@ use anyhow::Context;
 use clap::Args;
 
 use nimseq::analysis::{
-    extend_checking, extended_stats, observe, periodic_value, theorem_t, PeriodChecker, Profile,
-    Summary,
+    extend_checking, extended_stats, observe, observe_slice, periodic_value, theorem_t,
+    PeriodChecker, Profile, Stats, Summary,
 };
 use nimseq::engine::{AnyEngine, Values};
 use nimseq::numbers::parse_count;
 use nimseq::report::{self, FolderFiles, PlotInput};
+use nimseq::rules::Rule;
+use nimseq::table::{TableReader, ValueSlice};
 
-use super::SequenceArgs;
+use super::{table_error, usage, SequenceArgs};
 
 /// Arguments of `report`.
 #[derive(Debug, Args)]
@@ -34,11 +36,15 @@ pub struct ReportArgs {
         allow_negative_numbers = true
     )]
     bfile_terms: String,
+    /// Read the values from a table written by 'nimseq compute GAME -n N --table PATH' instead of
+    /// computing them (N may exceed the memory; the table must hold heaps 0 .. N-1).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["engine", "threads"])]
+    table: Option<PathBuf>,
 }
 
-/// Computes heaps 0 .. N-1 (stopping early at a proved period) and writes the folder.
+/// Computes heaps 0 .. N-1 (stopping early at a proved period), or reads them from a table, and
+/// writes the folder.
 pub fn report(args: ReportArgs) -> anyhow::Result<()> {
-    let (rule, count) = args.seq.resolve()?;
     let bfile_terms = match args.bfile_terms.as_str() {
         "all" => u64::MAX,
         s => match parse_count(s) {
@@ -48,10 +54,14 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         },
     };
     super::check_out_dir(&args.out, "--out")?;
+    if let Some(path) = &args.table {
+        return report_from_table(&args, path, bfile_terms);
+    }
+    let (rule, count) = args.seq.resolve()?;
     let mut values = Values::default();
     let mut checker = PeriodChecker::new(&rule);
     extend_checking(
-        &mut AnyEngine::new(&rule, args.seq.engine),
+        &mut AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
         &mut values,
         count,
         &mut checker,
@@ -76,31 +86,101 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         Some(p) => periodic_value(&values, p, n),
         None => values.get(n as usize),
     };
+    write_folder(&args.out, &rule, &summary, &get, computed, bfile_terms)
+}
+
+/// The report of heaps `0 .. N-1` read from a table (checksums checked): the statistics come
+/// from the table's metadata when N is all of it, the period from the table (recorded by
+/// `compute --table`) or, for a table without one, from the values.
+fn report_from_table(args: &ReportArgs, path: &Path, bfile_terms: u64) -> anyhow::Result<()> {
+    let rule = Rule::parse(&args.seq.game).map_err(usage)?;
+    let count = args.seq.count;
+    if count == 0 {
+        return Err(usage("N must be at least 1"));
+    }
+    let t = TableReader::open(path).map_err(table_error)?;
+    t.lock_shared()?;
+    if t.game() != rule.code() {
+        return Err(usage(format!(
+            "{} holds the values of {}, not {}",
+            path.display(),
+            t.game(),
+            rule.code()
+        )));
+    }
+    if count > t.len() {
+        return Err(usage(format!(
+            "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
+            path.display(),
+            t.len().saturating_sub(1),
+            count - 1,
+            rule.code(),
+            count,
+            path.display()
+        )));
+    }
+    t.verify_range(0, count)?;
+    let vals = t.values()?;
+    let n = count as usize;
+    let period = match t.period() {
+        Some(p) if p.proved => Some(p.clone()),
+        _ => match vals {
+            ValueSlice::W8(v) => observe_slice(&v[..n]),
+            ValueSlice::W16(v) => observe_slice(&v[..n]),
+            ValueSlice::W32(v) => observe_slice(&v[..n]),
+        },
+    };
+    let summary = if count == t.len() {
+        let mut s = t.summary();
+        s.period = period;
+        s
+    } else {
+        let stats = match vals {
+            ValueSlice::W8(v) => Stats::of_slice(&v[..n]),
+            ValueSlice::W16(v) => Stats::of_slice(&v[..n]),
+            ValueSlice::W32(v) => Stats::of_slice(&v[..n]),
+        };
+        Summary::from_stats(&rule.code(), &stats, period)
+    };
+    let get = |n: u64| vals.get(n as usize);
+    write_folder(&args.out, &rule, &summary, &get, count, bfile_terms)
+}
+
+/// Writes the b-file, the plot and the summary of heaps `0 .. summary.count − 1` into `dir`;
+/// `computed` heaps were computed (or read), the others follow from the proved period.
+fn write_folder(
+    dir: &Path,
+    rule: &Rule,
+    summary: &Summary,
+    get: &dyn Fn(u64) -> u32,
+    computed: u64,
+    bfile_terms: u64,
+) -> anyhow::Result<()> {
+    let count = summary.count;
     let mask = u32::from_str_radix(&summary.rare_mask, 16).unwrap_or(0);
     let profile = Profile::of(count, get, mask, report::RARE_LISTED);
 
-    let dir = &args.out;
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
 
-    let entry = report::oeis_entry(&rule);
+    let entry = report::oeis_entry(rule);
     let first = entry.map_or(0, |e| e.offset).min(count - 1);
     let last = (count - 1).min(first.saturating_add(bfile_terms.max(1) - 1));
-    let bfile = report::bfile_name(&rule);
+    let bfile = report::bfile_name(rule);
     let mut header = Vec::new();
     if let Some(e) = entry {
         header.push(format!(
             "# {}: Sprague-Grundy values of {}",
             e.a_number,
-            report::game_title(&rule)
+            report::game_title(rule)
         ));
     }
-    header.extend(report::bfile_header(&rule, first, last - first + 1));
+    header.extend(report::bfile_header(rule, first, last - first + 1));
     header.push(format!("# offset {first}: the first line is heap {first}"));
     write_file(dir, &bfile, |w| {
         report::write_bfile(w, &header, first, (first..=last).map(get))
     })?;
 
-    let title = report::game_title(&rule);
+    let title = report::game_title(rule);
     let plot = "plot.svg";
     write_file(dir, plot, |w| {
         report::write_svg(
@@ -108,7 +188,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
             &PlotInput {
                 title: &title,
                 count,
-                get: &get,
+                get,
                 max_value: summary.max_value,
                 max_value_first_at: summary.max_value_first_at,
                 rare_mask: mask,
@@ -131,13 +211,13 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     write_file(dir, "summary.md", |w| {
         report::write_markdown(
             w,
-            &rule,
-            &summary,
+            rule,
+            summary,
             &profile,
             &first_values,
             &files,
             computed,
-            theorem_t(&rule),
+            theorem_t(rule),
         )
     })?;
     let mut out = std::io::stdout().lock();

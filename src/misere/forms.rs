@@ -105,6 +105,9 @@ pub struct Forms {
     chain: Vec<FormId>,
     sums: IdMap<u64, FormId>,
     limit: usize,
+    /// Work done so far (options looked at and likeness tests), and the most allowed.
+    work: std::cell::Cell<u64>,
+    max_work: u64,
 }
 
 impl Default for Forms {
@@ -122,6 +125,15 @@ impl Forms {
     /// A table that refuses to hold more than `limit` canonical forms
     /// ([`MisereError::TooLarge`]).
     pub fn with_limit(limit: usize) -> Forms {
+        Forms::with_budget(limit, u64::MAX)
+    }
+
+    /// A table that refuses to hold more than `limit` canonical forms or to do more than
+    /// `max_work` units of work ([`MisereError::TooLarge`] with `limit`): one unit per option of
+    /// a game being simplified and per likeness test. The number of forms alone does not bound
+    /// the time: simplifying a sum of large forms costs more per form (about a microsecond per
+    /// unit), and a budget of work answers in bounded time.
+    pub fn with_budget(limit: usize, max_work: u64) -> Forms {
         let mut f = Forms {
             pool: Vec::new(),
             starts: vec![0],
@@ -136,6 +148,8 @@ impl Forms {
             chain: Vec::new(),
             sums: IdMap::default(),
             limit: limit.max(1),
+            work: std::cell::Cell::new(0),
+            max_work,
         };
         let zero = f.intern(Vec::new()).expect("room for 0");
         debug_assert_eq!(zero, ZERO);
@@ -150,6 +164,11 @@ impl Forms {
     /// Always false: `0` is always present.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// Units of work done so far (see [`Forms::with_budget`]).
+    pub fn work(&self) -> u64 {
+        self.work.get()
     }
 
     /// How many sums are memoized.
@@ -305,6 +324,11 @@ impl Forms {
     /// The simplest form of the game whose options are the canonical forms `options`
     /// (in any order, repeats allowed).
     pub fn canonical(&mut self, mut options: Vec<FormId>) -> Result<FormId, MisereError> {
+        let work = self.work.get().saturating_add(options.len() as u64);
+        if work > self.max_work {
+            return Err(MisereError::TooLarge { limit: self.limit });
+        }
+        self.work.set(work);
         options.sort_unstable();
         options.dedup();
         if options.is_empty() {
@@ -341,6 +365,8 @@ impl Forms {
         if let Some(&known) = memo.get(&k) {
             return known;
         }
+        // Counted here, checked by the next `canonical` (a likeness test is never cut short).
+        self.work.set(self.work.get().saturating_add(1));
         let result = h
             .iter()
             .all(|&hp| self.has_option(hp, k) || self.has_option(k, hp))
@@ -491,6 +517,14 @@ mod tests {
         assert_eq!(mex(std::iter::empty()), 0);
         assert_eq!(mex((0..200).filter(|&v| v != 150)), 150);
         assert_eq!(mex(0..200), 200);
+    }
+
+    #[test]
+    fn work_budget_is_enforced() {
+        let mut f = Forms::with_budget(1000, 10);
+        assert!(f.nim(3).is_ok());
+        assert!(matches!(f.nim(8), Err(MisereError::TooLarge { .. })));
+        assert!(f.work() <= 10 + 8);
     }
 
     #[test]

@@ -112,6 +112,12 @@ impl MisereHeaps {
         MisereHeaps::with_forms(rule, Forms::with_limit(limit))
     }
 
+    /// An empty table for `rule` that stops with [`MisereError::TooLarge`] beyond `limit`
+    /// canonical forms or `max_work` units of work ([`Forms::with_budget`]).
+    pub fn with_budget(rule: &Rule, limit: usize, max_work: u64) -> MisereHeaps {
+        MisereHeaps::with_forms(rule, Forms::with_budget(limit, max_work))
+    }
+
     fn with_forms(rule: &Rule, forms: Forms) -> MisereHeaps {
         MisereHeaps {
             rule: rule.clone(),
@@ -195,6 +201,34 @@ impl MisereHeaps {
         } else {
             Outcome::N
         })
+    }
+
+    /// The misère outcome of a position by genus theory alone, when every heap is tame:
+    /// `Some(outcome)` then, `None` when some heap is not tame (its simplest form has a
+    /// position of wild genus).
+    ///
+    /// The theorem (Conway, ONAG ch. 12, "Tame games"; Winning Ways ch. 13): tame games are
+    /// like misère Nim positions, and a sum of tame games is tame. A tame genus is `0^120` or
+    /// `1^031` (*fickle*: it plays like 0 or *1, a Nim position whose heaps are all 0 or 1) or
+    /// `a^(a, a⊕2)` (*firm*: like *a for a ≥ 2, like *2+*2 for `0^02`, like *2+*2+*1 for `1^13`).
+    /// So a sum has `g⁺` = the nim-sum of its parts' `g⁺`, and `g⁻ = g⁺ ⊕ 1` when every part is
+    /// fickle (Bouton's rule for heaps of 0 and 1), `g⁻ = g⁺` when some part is firm; it is a
+    /// P-position exactly when `g⁻ = 0`. Each heap's simplest form is computed exactly (and its
+    /// tameness checked on every position of it), but no sum is built: heaps whose sums are far
+    /// too large to simplify are decided this way.
+    pub fn tame_outcome(&mut self, heaps: &[usize]) -> Result<Option<Outcome>, MisereError> {
+        let (mut g_plus, mut firm) = (0u32, false);
+        for &h in heaps {
+            let g = self.heap_form(h)?;
+            let f = &self.forms;
+            if !f.is_tame(g) {
+                return Ok(None);
+            }
+            g_plus ^= f.g_plus(g);
+            firm |= f.g_minus(g) == f.g_plus(g);
+        }
+        let g_minus = if firm { g_plus } else { g_plus ^ 1 };
+        Ok(Some(if g_minus == 0 { Outcome::P } else { Outcome::N }))
     }
 
     /// Every move from the position to a misère P-position: empty when the position is P, and

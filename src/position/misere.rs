@@ -1,5 +1,6 @@
-//! Misère play, decided exactly: by theorem for Nim heaps, by exhaustive search for positions
-//! small enough to explore, and not at all otherwise.
+//! Misère play, decided exactly: by theorem for Nim heaps (Bouton) and for tame heaps (genus
+//! theory), from misère canonical forms, by exhaustive search for positions small enough to
+//! explore, and not at all otherwise.
 //!
 //! Under misère play the player who makes the last move loses, and a sum's outcome does not
 //! follow from its heaps' Grundy values (Winning Ways, ch. 13). When every heap of the position
@@ -28,6 +29,12 @@ pub const MOVES_PER_POSITION: usize = 16;
 /// (16 bytes each).
 pub const OPTIONS_PER_POSITION: usize = 4;
 
+/// Canonical forms may do `WORK_PER_FORM` units of work ([`crate::misere::Forms::with_budget`])
+/// per allowed form: with the default limit, about ten seconds before the search takes over. (The
+/// number of forms alone bounds memory but not time: Kayles 20 + 25 + 30 needed 3·10^5 forms
+/// and 10^8 likeness tests, minutes of work.)
+pub const WORK_PER_FORM: u64 = 8;
+
 /// One option of a heap: up to three heaps, with moveless heaps already left out.
 #[derive(Clone, Copy)]
 struct Opt {
@@ -48,7 +55,8 @@ pub struct MisereAnalysis {
     pub heaps: Vec<usize>,
     /// P when the player to move loses (under misère play), N when they win.
     pub outcome: Outcome,
-    /// Every winning move, by heap index then by the heaps left; each listed once.
+    /// Every winning move, by heap index then by the heaps left; each resulting position listed
+    /// once (moves in equal heaps are listed for the first of them).
     pub winning_moves: Vec<WinningMove>,
     /// How the outcome was decided.
     pub method: Method,
@@ -62,6 +70,13 @@ pub enum Method {
     /// nim-sum is non-zero, except when every heap has at most one token, where they win iff
     /// the number of one-token heaps is even.
     Bouton,
+    /// Genus theory: every heap's simplest form is tame, and tame games add like misère Nim
+    /// (ONAG ch. 12; [`crate::misere::MisereHeaps::tame_outcome`]); this many distinct forms
+    /// were built for the heaps (and for the results of moves whose heaps are not all tame).
+    TameGenus {
+        /// Distinct canonical forms built.
+        forms: usize,
+    },
     /// Misère canonical forms (Conway, ONAG ch. 12): the position's simplest form, built from
     /// the heaps' forms; this many distinct forms were needed.
     CanonicalForms {
@@ -108,7 +123,11 @@ fn bouton(heaps: &[usize]) -> MisereAnalysis {
         let xor = heaps.iter().fold(0, |s, &h| s ^ h);
         let big = heaps.iter().filter(|&&h| h > 1).count();
         let ones = heaps.iter().filter(|&&h| h == 1).count();
+        let mut sizes_seen = std::collections::HashSet::new();
         for (i, &h) in heaps.iter().enumerate() {
+            if !sizes_seen.insert(h) {
+                continue; // the same resulting position as from the earlier equal heap
+            }
             // The other heaps: their nim-sum, whether one has two tokens or more, their 1s.
             let rest_xor = xor ^ h;
             let rest_big = big - usize::from(h > 1) > 0;
@@ -330,24 +349,37 @@ pub fn analyze_by_forms(rule: &Rule, heaps: &[usize], limit: usize) -> Option<Mi
     if options > (limit as u128) * MOVES_PER_POSITION as u128 {
         return None;
     }
-    let mut forms = crate::misere::MisereHeaps::with_limit(rule, limit);
+    let max_work = (limit as u64).saturating_mul(WORK_PER_FORM);
+    let mut forms = crate::misere::MisereHeaps::with_budget(rule, limit, max_work);
     let p = |o: crate::misere::Outcome| o == crate::misere::Outcome::P;
-    let outcome = if p(forms.outcome(heaps).ok()?) {
-        Outcome::P
-    } else {
-        Outcome::N
+    // Genus theory first: when every heap is tame no sum needs simplifying.
+    let tame = forms.tame_outcome(heaps).ok()?;
+    let outcome = match tame {
+        Some(o) => o,
+        None => forms.outcome(heaps).ok()?,
     };
+    let outcome = if p(outcome) { Outcome::P } else { Outcome::N };
     let winning_moves = if outcome == Outcome::N {
-        winning_moves(&moves, heaps, |next| forms.outcome(next).map(p)).ok()?
+        winning_moves(&moves, heaps, |next| {
+            // A move from tame heaps may leave a heap that is not tame: then its sum is built.
+            match forms.tame_outcome(next)? {
+                Some(o) => Ok(p(o)),
+                None => forms.outcome(next).map(p),
+            }
+        })
+        .ok()?
     } else {
         Vec::new()
     };
+    let built = forms.forms().len();
     Some(MisereAnalysis {
         heaps: heaps.to_vec(),
         outcome,
         winning_moves,
-        method: Method::CanonicalForms {
-            forms: forms.forms().len(),
+        method: if tame.is_some() {
+            Method::TameGenus { forms: built }
+        } else {
+            Method::CanonicalForms { forms: built }
         },
     })
 }
@@ -406,8 +438,8 @@ pub fn analyze_by_search(
 }
 
 /// Every move of the sum of `heaps` to a position that `is_p` finds lost for the player to
-/// move, each distinct result once, sorted. `is_p` sees the heaps left after the move; its
-/// first error stops the enumeration.
+/// move, each resulting position once (moves in a heap equal to an earlier one are left out),
+/// sorted. `is_p` sees the heaps left after the move; its first error stops the enumeration.
 fn winning_moves<E>(
     moves: &MoveSet,
     heaps: &[usize],
@@ -415,7 +447,11 @@ fn winning_moves<E>(
 ) -> Result<Vec<WinningMove>, E> {
     let mut found = Vec::new();
     let mut next = Vec::with_capacity(heaps.len() + 2);
+    let mut sizes_seen = std::collections::HashSet::new();
     for (i, &h) in heaps.iter().enumerate() {
+        if !sizes_seen.insert(h) {
+            continue; // the same resulting positions as from the earlier equal heap
+        }
         let mut options = Vec::new();
         for_each_option(moves, h, |to| options.push(to.to_vec()));
         for to in options {
@@ -460,8 +496,15 @@ mod tests {
         // Not Nim-like: 0.333 with a heap of 4 (no move takes 4).
         let sub = Rule::parse("0.333").unwrap();
         assert_eq!(analyze(&sub, &[3, 2], 100).unwrap().method, Method::Bouton);
+        // Heaps of 4 and 2 of 0.333 are tame (genera 0^120 and 2^20): genus theory decides.
         assert!(matches!(
             analyze(&sub, &[4, 2], 100).unwrap().method,
+            Method::TameGenus { .. }
+        ));
+        // Kayles 5 is restless (4^146): its sums are built.
+        let kayles = Rule::parse("kayles").unwrap();
+        assert!(matches!(
+            analyze(&kayles, &[5, 2], 1000).unwrap().method,
             Method::CanonicalForms { .. }
         ));
         // Canonical forms over budget (a huge hexadecimal heap): the search decides or refuses.
@@ -469,7 +512,7 @@ mod tests {
         assert!(analyze_by_forms(&hex, &[1_000_000], DEFAULT_LIMIT).is_none());
         assert!(matches!(
             analyze(&hex, &[12, 3], DEFAULT_LIMIT).unwrap().method,
-            Method::CanonicalForms { .. }
+            Method::CanonicalForms { .. } | Method::TameGenus { .. }
         ));
     }
 
@@ -477,5 +520,24 @@ mod tests {
     fn limit_is_reported() {
         let e = analyze(&Rule::parse("0.77").unwrap(), &[30, 30, 30], 1000).unwrap_err();
         assert_eq!(e, MisereError::TooLarge { limit: 1000 });
+    }
+
+    /// The work budget makes the refusal prompt: Kayles 20 + 25 + 30 needs about 10^8
+    /// likeness tests (minutes); with the default limit it is refused within seconds.
+    #[test]
+    fn refusal_is_prompt() {
+        let began = std::time::Instant::now();
+        let e = analyze(&Rule::parse("0.77").unwrap(), &[20, 25, 30], DEFAULT_LIMIT);
+        assert_eq!(
+            e.unwrap_err(),
+            MisereError::TooLarge {
+                limit: DEFAULT_LIMIT
+            }
+        );
+        assert!(
+            began.elapsed().as_secs() < 120,
+            "took {:?}",
+            began.elapsed()
+        );
     }
 }

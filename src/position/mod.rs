@@ -3,7 +3,8 @@
 //! In normal play a position's value is the nim-sum (XOR) of its heaps' Grundy values
 //! (Sprague–Grundy); the player to move loses exactly when it is 0. [`analyze`] takes the heap
 //! values from an engine and lists every winning move: the moves on one heap that leave a
-//! position of nim-sum 0, found by enumerating the heap's options with [`for_each_option`].
+//! position of nim-sum 0, found by enumerating the heap's options with [`for_each_option`],
+//! each resulting position once (moves in equal heaps are listed for the first of them).
 //! Misère play (the last player to move loses) is not decided by the Grundy values; [`misere`]
 //! decides it by an exhaustive, exact search over explicit positions, within a size limit.
 
@@ -57,7 +58,8 @@ pub struct Analysis {
     pub nim_sum: u32,
     /// P when the nim-sum is 0, otherwise N.
     pub outcome: Outcome,
-    /// Every winning move, by heap index then by the heaps left; each listed once.
+    /// Every winning move, by heap index then by the heaps left; each resulting position listed
+    /// once (a move in a heap equal to an earlier one is listed for the earlier one only).
     pub winning_moves: Vec<WinningMove>,
 }
 
@@ -120,6 +122,24 @@ pub fn for_each_option(moves: &MoveSet, h: usize, mut f: impl FnMut(&[usize])) {
     }
 }
 
+/// How many options [`for_each_option`] produces for a heap of `h` tokens, at most (an exact
+/// count except for `!` splits, which are counted as if equal parts were allowed).
+pub fn option_count_bound(moves: &MoveSet, h: usize) -> u128 {
+    if h == 0 {
+        return 0;
+    }
+    let h = h as u128;
+    let mut n = moves.take_all.len() as u128 + moves.leave_one.len() as u128;
+    for s in &moves.leave_two {
+        n += h.saturating_sub(s.take as u128) / 2;
+    }
+    for s in &moves.leave_three {
+        let r = h.saturating_sub(s.take as u128);
+        n += r * r / 12 + r;
+    }
+    n
+}
+
 /// Does a heap of `h` tokens have any move?
 pub fn has_option(moves: &MoveSet, h: usize) -> bool {
     if h == 0 {
@@ -156,7 +176,11 @@ pub fn analyze(
     let mut winning_moves = Vec::new();
     if outcome == Outcome::N {
         let moves = rule.moves(max);
+        let mut sizes_seen = std::collections::HashSet::new();
         for (i, (&h, &g)) in heaps.iter().zip(&heap_values).enumerate() {
+            if !sizes_seen.insert(h) {
+                continue; // the same resulting positions as from the earlier equal heap
+            }
             let target = nim_sum ^ g;
             let first = winning_moves.len();
             for_each_option(&moves, h, |to| {

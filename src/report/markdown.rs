@@ -224,8 +224,13 @@ pub fn write_markdown<W: Write>(
     )?;
     writeln!(
         out,
-        "- `{}`: G(n) against n; every rare heap is marked in red{}.",
+        "- `{}`: G(n) against n; {}{}.",
         files.plot,
+        if s.rare_count.saturating_mul(5) <= s.count {
+            "every rare heap is marked in red"
+        } else {
+            "rare heaps are not marked (more than a fifth of the heaps are rare: no sparse structure)"
+        },
         if s.period.is_some() {
             ", and one period is shaded from the preperiod on"
         } else {
@@ -240,7 +245,7 @@ fn observed_caveat<W: Write>(out: &mut W, rule: &Rule) -> io::Result<()> {
     match not_covered_reason(rule) {
         Some(why) => writeln!(
             out,
-            "The octal periodicity theorem does not apply ({why}), so no pattern is proved.\n"
+            "The octal periodicity theorem does not apply, so no pattern is proved: {why}.\n"
         ),
         None => writeln!(
             out,

@@ -79,9 +79,16 @@ pub fn write_period_text<W: Write>(
                 Some(s) if s > 0 => format!("G(n + {p}) = G(n) + {s} (arithmetic periodicity)"),
                 _ => format!("G(n + {p}) = G(n)"),
             };
+            // For a game the theorem covers this is the candidate closest to a proof; for the
+            // others, the pattern the values show.
+            let what = if r.theorem_t.is_some() {
+                "best candidate"
+            } else {
+                "observed"
+            };
             writeln!(
                 out,
-                "period        not proved; observed {kind} from heap {n0} ({}, {} periods seen)",
+                "period        not proved; {what} {kind} from heap {n0} ({}, {} periods seen)",
                 exception(r.last_exception),
                 r.periods_seen.unwrap_or(0)
             )?;
@@ -97,10 +104,18 @@ pub fn write_period_text<W: Write>(
                 out,
                 "theorem       the octal periodicity theorem does not apply: {why}"
             )?,
-            None => writeln!(
-                out,
-                "theorem       no period proved within {count} values; try a larger --max"
-            )?,
+            None => match (r.theorem_bound, r.period) {
+                (Some(need), Some(p)) if need > count => writeln!(
+                    out,
+                    "theorem       no period proved within {count} values; proving period {p} from \
+                     heap {} needs {need} values (--max {need}), if the pattern holds that far",
+                    r.preperiod.unwrap_or(0)
+                )?,
+                _ => writeln!(
+                    out,
+                    "theorem       no period proved within {count} values; try a larger --max"
+                )?,
+            },
         }
     }
     out.flush()

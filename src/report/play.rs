@@ -78,7 +78,7 @@ pub fn write_misere_json<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
             method: method_name(a.method),
             positions_searched: match a.method {
                 Method::Search { positions } => Some(positions),
-                Method::Bouton | Method::CanonicalForms { .. } => None,
+                Method::Bouton | Method::TameGenus { .. } | Method::CanonicalForms { .. } => None,
             },
         },
     )
@@ -88,6 +88,7 @@ fn method_name(m: Method) -> &'static str {
     match m {
         Method::Bouton => "Bouton's misère Nim theorem",
         Method::Search { .. } => "exhaustive search",
+        Method::TameGenus { .. } => "genus theory (every heap tame)",
         Method::CanonicalForms { .. } => "misère canonical forms",
     }
 }
@@ -151,6 +152,11 @@ pub fn write_misere_text<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
         Method::Bouton => writeln!(
             out,
             "method        Bouton's misère Nim theorem (every heap moves like a Nim heap)"
+        )?,
+        Method::TameGenus { forms } => writeln!(
+            out,
+            "method        genus theory: every heap is tame, and tame games add like misère Nim \
+             (Conway, ONAG ch. 12; {forms} canonical forms)"
         )?,
         Method::CanonicalForms { forms } => writeln!(
             out,

@@ -60,8 +60,11 @@ impl XAxis {
     }
 }
 
+/// The vertical position of value `v` when values go up to `max`: half a value plus 1.5% of
+/// the range is left free above the largest value and below 0, so no point sits on the frame.
 fn y_of(v: f64, max: u32) -> f64 {
-    AREA.3 - (v + 0.5) / (max as f64 + 1.0) * (AREA.3 - AREA.2)
+    let pad = 0.5 + 0.015 * max as f64;
+    AREA.3 - (v + pad) / (max as f64 + 2.0 * pad) * (AREA.3 - AREA.2)
 }
 
 /// `1,234,567`.
@@ -121,6 +124,15 @@ pub fn write_svg<W: Write>(out: W, input: &PlotInput) -> io::Result<()> {
             &mut common
         };
         grid[col * words + row / 64] |= 1 << (row % 64);
+    }
+    // Rare heaps are marked when they are rare (at most a fifth of the heaps, as in the games
+    // with a sparse space); when even the best mask leaves more, red points would only hide
+    // the pattern, so all points are drawn alike and the legend says why.
+    let sparse = input.rare_count.saturating_mul(5) <= input.count;
+    if !sparse {
+        for (c, r) in common.iter_mut().zip(rare.iter_mut()) {
+            *c |= std::mem::take(r);
+        }
     }
 
     writeln!(
@@ -185,7 +197,7 @@ pub fn write_svg<W: Write>(out: W, input: &PlotInput) -> io::Result<()> {
     let ticks_x: Vec<(f64, String)> = if axis.log {
         let mut ticks = vec![(0.0, "0".to_string())];
         let mut d = 1u64;
-        while d < count {
+        while d <= count {
             let label = match d {
                 d if d >= 1_000_000_000 => format!("{}G", d / 1_000_000_000),
                 d if d >= 1_000_000 => format!("{}M", d / 1_000_000),
@@ -295,25 +307,37 @@ pub fn write_svg<W: Write>(out: W, input: &PlotInput) -> io::Result<()> {
     let ly = b + 68.0;
     let mut lx = l;
     writeln!(out, r#"<g font-size="12">"#)?;
-    let common_text = format!(
-        "common value (odd popcount of value &amp; 0x{:x})",
-        input.rare_mask
-    );
-    writeln!(
-        out,
-        r##"<rect x="{lx}" y="{}" width="8" height="8" fill="#1f4e9c"/><text x="{}" y="{ly}">{common_text}</text>"##,
-        ly - 8.0,
-        lx + 13.0
-    )?;
-    lx += 13.0 + 6.7 * common_text.len() as f64 + 24.0;
-    writeln!(
-        out,
-        r##"<circle cx="{}" cy="{}" r="3.5" fill="#d62728"/><text x="{}" y="{ly}">rare value: {} heaps, every one marked</text>"##,
-        lx + 4.0,
-        ly - 4.0,
-        lx + 13.0,
-        thousands(input.rare_count)
-    )?;
+    if sparse {
+        let common_text = format!(
+            "common value (odd popcount of value &amp; 0x{:x})",
+            input.rare_mask
+        );
+        writeln!(
+            out,
+            r##"<rect x="{lx}" y="{}" width="8" height="8" fill="#1f4e9c"/><text x="{}" y="{ly}">{common_text}</text>"##,
+            ly - 8.0,
+            lx + 13.0
+        )?;
+        lx += 13.0 + 6.7 * common_text.len() as f64 + 24.0;
+        writeln!(
+            out,
+            r##"<circle cx="{}" cy="{}" r="3.5" fill="#d62728"/><text x="{}" y="{ly}">rare value: {} heaps, every one marked</text>"##,
+            lx + 4.0,
+            ly - 4.0,
+            lx + 13.0,
+            thousands(input.rare_count)
+        )?;
+    } else {
+        writeln!(
+            out,
+            r##"<rect x="{lx}" y="{}" width="8" height="8" fill="#1f4e9c"/><text x="{}" y="{ly}">G(n); no sparse structure: the best mask, 0x{:x}, leaves {} of {} heaps rare, so none is marked</text>"##,
+            ly - 8.0,
+            lx + 13.0,
+            input.rare_mask,
+            thousands(input.rare_count),
+            thousands(input.count)
+        )?;
+    }
     if let Some(p) = input.period {
         let (lx, ly) = (l, ly + 20.0);
         let kind = if p.proved { "proved" } else { "observed" };
@@ -372,6 +396,26 @@ mod tests {
         // Values 0 are rare for mask 0xf; one rare heap among a million common ones.
         let s = svg(1_000_000, &|n| if n == 777_777 { 0 } else { 1 }, None);
         assert_eq!(s.matches("<circle cx").count(), 1 + 1); // the heap, and the legend's dot
+    }
+
+    #[test]
+    fn rare_heaps_are_marked_only_when_rare() {
+        let mut out = Vec::new();
+        let get = |n: u64| (n % 4) as u32;
+        let input = PlotInput {
+            title: "t",
+            count: 1000,
+            get: &get,
+            max_value: 3,
+            max_value_first_at: 3,
+            rare_mask: 1,
+            rare_count: 500,
+            period: None,
+        };
+        write_svg(&mut out, &input).unwrap();
+        let s = String::from_utf8(out).unwrap();
+        assert_eq!(s.matches("<circle").count(), 0);
+        assert!(s.contains("no sparse structure"));
     }
 
     #[test]

@@ -271,19 +271,12 @@ impl Rule {
 
     /// A sentence describing the moves, for reports.
     pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        let show = |k: usize, d: Digit| -> Vec<String> {
+        // `what` is "take 2 tokens" or "take k tokens"; `exactly` the size a take-all move needs.
+        let show = |what: &str, exactly: &str, d: Digit| -> Vec<String> {
             let mut out = Vec::new();
-            let what = if k == 0 {
-                "take nothing".to_string()
-            } else if k == 1 {
-                "take 1 token".to_string()
-            } else {
-                format!("take {k} tokens")
-            };
             let neq = if d.unequal { " unequal" } else { "" };
             if d.takes_all() {
-                out.push(format!("{what} from a heap of exactly {k}"));
+                out.push(format!("{what} from a heap of exactly {exactly}"));
             }
             if d.leaves_one() {
                 out.push(format!("{what} leaving one heap"));
@@ -296,20 +289,28 @@ impl Rule {
             }
             out
         };
+        let mut parts = Vec::new();
         for (k, d) in self.finite.iter().enumerate() {
-            parts.extend(show(k, *d));
+            let what = match k {
+                0 => "take nothing".to_string(),
+                1 => "take 1 token".to_string(),
+                k => format!("take {k} tokens"),
+            };
+            parts.extend(show(&what, &k.to_string(), *d));
         }
-        if !self.tail.is_empty() {
-            let start = self.finite.len();
-            let mut tail_parts = Vec::new();
-            for (i, d) in self.tail.iter().enumerate() {
-                tail_parts.extend(show(start + i, *d));
+        let (start, len) = (self.finite.len(), self.tail.len());
+        for (i, d) in self.tail.iter().enumerate() {
+            let first = start + i;
+            let moves = show("take k tokens", "k", *d);
+            if moves.is_empty() {
+                continue;
             }
-            parts.push(format!(
-                "then, repeating every {} from {start} tokens on: {}",
-                self.tail.len(),
-                tail_parts.join("; ")
-            ));
+            let which = if len == 1 {
+                format!("for every k >= {first}")
+            } else {
+                format!("for every k >= {first} with k mod {len} = {}", first % len)
+            };
+            parts.push(format!("{which}: {}", moves.join(", ")));
         }
         if parts.is_empty() {
             "no moves at all".to_string()
@@ -383,6 +384,25 @@ mod tests {
 
     fn code(s: &str) -> String {
         Rule::parse(s).unwrap().code()
+    }
+
+    #[test]
+    fn rules_in_words() {
+        assert_eq!(
+            Rule::parse("0.07").unwrap().describe(),
+            "take 2 tokens from a heap of exactly 2; take 2 tokens leaving one heap; \
+             take 2 tokens and split the rest into two heaps"
+        );
+        assert_eq!(
+            Rule::parse("nim").unwrap().describe(),
+            "for every k >= 1: take k tokens from a heap of exactly k, take k tokens leaving one heap"
+        );
+        assert_eq!(
+            Rule::parse("0.1[02]").unwrap().describe(),
+            "take 1 token from a heap of exactly 1; \
+             for every k >= 3 with k mod 2 = 1: take k tokens leaving one heap"
+        );
+        assert_eq!(Rule::parse("0.0").unwrap().describe(), "no moves at all");
     }
 
     #[test]

@@ -570,26 +570,27 @@ impl Table {
         summary_of(&self.snapshot())
     }
 
-    /// Records a period (or none) and commits.
-    pub fn set_period(&mut self, period: Option<Period>) -> Result<(), TableError> {
-        self.meta.period = period;
-        self.commit()
+    /// The period recorded (or about to be committed) in the table.
+    pub fn period(&self) -> Option<&Period> {
+        self.meta.period.as_ref()
     }
 
     /// Records the period of the finished table (or none) when it differs from the one
     /// recorded, and brings the file back to its canonical layout ([`Table::finish`]), so that
     /// two runs that end with the same values still leave byte-identical files. Only the fields
     /// the format stores are compared (`periods_seen` follows from the count).
-    pub fn record_period(&mut self, period: Option<Period>) -> Result<(), TableError> {
+    /// Returns whether it changed anything.
+    pub fn record_period(&mut self, period: Option<Period>) -> Result<bool, TableError> {
         let stored = |p: &Option<Period>| {
             p.as_ref()
                 .map(|p| (p.preperiod, p.period, p.shift, p.proved, p.last_exception))
         };
         if stored(&self.meta.period) == stored(&period) {
-            return Ok(());
+            return Ok(false);
         }
         self.meta.period = period;
-        self.finish()
+        self.finish()?;
+        Ok(true)
     }
 
     /// Drops a recorded period that was only observed, not proved, before the table grows: the

@@ -180,7 +180,9 @@ fn period_is_recorded() {
         periods_seen: (100 - 72) / 12,
         theorem_bound: Some(2 * 72 + 2 * 12 + 2),
     };
-    t.set_period(Some(p.clone())).unwrap();
+    assert!(t.record_period(Some(p.clone())).unwrap());
+    // The same period again changes nothing (and commits nothing).
+    assert!(!t.record_period(Some(p.clone())).unwrap());
     drop(t);
     assert_eq!(TableReader::open(&path).unwrap().summary().period, Some(p));
 }
