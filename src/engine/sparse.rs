@@ -35,7 +35,7 @@ use crate::analysis::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
 
 /// Heaps per block (fewer when values are large).
-const BLOCK: usize = 256;
+const BLOCK: usize = 128;
 
 /// Dense mode is considered from this many heaps on, and looked at again this often.
 const DENSE_MIN: usize = 4096;
