@@ -620,7 +620,64 @@ mod avx2 {
         _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, rev), 0x4E)
     }
 
-    /// Lanes that hit a target, for the 32 pairs from `a` (the caller checks the bounds).
+    /// The values `left[a + i] ^ right[rr − a − i]`, `i < 32`, of byte cells, in one register.
+    ///
+    /// # Safety
+    /// `a + 32 ≤ left.len()`, `a + 31 ≤ rr < right.len() + a`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn pairs_u8(left: &[u8], right: &[u8], rr: usize, a: usize) -> __m256i {
+        // SAFETY: the caller keeps both 32-byte loads in bounds.
+        unsafe {
+            let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+            let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+            _mm256_xor_si256(l, reverse_bytes(r))
+        }
+    }
+
+    /// The same for 16-bit cells, pairs `a .. a + 15` and `a + 16 .. a + 31`.
+    ///
+    /// # Safety
+    /// As [`pairs_u8`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn pairs_u16(left: &[u16], right: &[u16], rr: usize, a: usize) -> (__m256i, __m256i) {
+        // SAFETY: the caller keeps the four 32-byte loads in bounds.
+        unsafe {
+            let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+            let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
+            let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
+            let r1 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+            (
+                _mm256_xor_si256(l0, reverse_words(r0)),
+                _mm256_xor_si256(l1, reverse_words(r1)),
+            )
+        }
+    }
+
+    /// Writes the 32 byte lanes of `x` to `xs` as 16-bit values.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn widen_u8(x: __m256i, xs: &mut [u16; 32]) {
+        store_u16(
+            xs,
+            _mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)),
+            _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1)),
+        );
+    }
+
+    /// Writes two registers of 16 lanes to `xs`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store_u16(xs: &mut [u16; 32], x0: __m256i, x1: __m256i) {
+        // SAFETY: xs holds 64 bytes.
+        unsafe {
+            let p = xs.as_mut_ptr() as *mut __m256i;
+            _mm256_storeu_si256(p, x0);
+            _mm256_storeu_si256(p.add(1), x1);
+        }
+    }
+
     /// Marks 32 values (lanes of `xs`) in `row`, masked by `row.len() − 1`.
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -652,18 +709,8 @@ mod avx2 {
         let mut xs = [0u16; 32];
         let mut a = lo;
         while a + 32 <= hi {
-            // SAFETY: as in scan_u8.
-            unsafe {
-                let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
-                let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
-                let x = _mm256_xor_si256(l, reverse_bytes(r));
-                let p = xs.as_mut_ptr() as *mut __m256i;
-                _mm256_storeu_si256(p, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)));
-                _mm256_storeu_si256(
-                    p.add(1),
-                    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1)),
-                );
-            }
+            // SAFETY: a + 32 ≤ hi ≤ left.len(); rr − a − 31 ≥ rr + 1 − hi ≥ 0; rr − a ≤ rr − lo.
+            widen_u8(unsafe { pairs_u8(left, right, rr, a) }, &mut xs);
             mark32(row, &xs);
             a += 32;
         }
@@ -686,22 +733,17 @@ mod avx2 {
         let mut xs = [0u16; 32];
         let mut a = lo;
         while a + 32 <= hi {
-            // SAFETY: as in scan_u16.
-            unsafe {
-                let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
-                let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
-                let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
-                let r1 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
-                let p = xs.as_mut_ptr() as *mut __m256i;
-                _mm256_storeu_si256(p, _mm256_xor_si256(l0, reverse_words(r0)));
-                _mm256_storeu_si256(p.add(1), _mm256_xor_si256(l1, reverse_words(r1)));
-            }
+            // SAFETY: as in mark_pairs_u8.
+            let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
+            store_u16(&mut xs, x0, x1);
             mark32(row, &xs);
             a += 32;
         }
         super::mark_pairs_scalar(row, left, right, rr, a, hi);
     }
 
+    /// The scan's loop over chunks of 32 pairs: `$chunk(a, keys, xs)` gives the lanes whose key
+    /// is a target's (with the values in `xs` when there are some); each is met in turn.
     macro_rules! scan_loop {
         ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $chunk:ident) => {{
             let mut a = $lo;
@@ -735,25 +777,12 @@ mod avx2 {
         lo: usize,
         hi: usize,
     ) -> Option<usize> {
-        // The lanes of the 32 pairs from `a` that hit a target key; their values in `xs` then.
         let chunk = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
-            // SAFETY: a + 32 ≤ hi ≤ left.len(); rr − a − 31 ≥ rr + 1 − hi ≥ 0 and rr − a ≤ rr − lo.
-            let x = unsafe {
-                let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
-                let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
-                _mm256_xor_si256(l, reverse_bytes(r))
-            };
+            // SAFETY: as in mark_pairs_u8.
+            let x = unsafe { pairs_u8(left, right, rr, a) };
             let bits = key_hits(x, set);
             if bits != 0 {
-                // SAFETY: xs holds 64 bytes.
-                unsafe {
-                    let p = xs.as_mut_ptr() as *mut __m256i;
-                    _mm256_storeu_si256(p, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)));
-                    _mm256_storeu_si256(
-                        p.add(1),
-                        _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1)),
-                    );
-                }
+                widen_u8(x, xs);
             }
             bits
         };
@@ -775,34 +804,20 @@ mod avx2 {
         hi: usize,
     ) -> Option<usize> {
         let low = _mm256_set1_epi16(tg.low as u16 as i16);
+        let key = |x: __m256i| {
+            _mm256_or_si256(
+                _mm256_and_si256(x, low),
+                _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
+            )
+        };
         let chunk = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
-            // SAFETY: as in scan_u8, for 32 values of two bytes.
-            let (x0, x1) = unsafe {
-                let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
-                let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
-                let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
-                let r1 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
-                (
-                    _mm256_xor_si256(l0, reverse_words(r0)),
-                    _mm256_xor_si256(l1, reverse_words(r1)),
-                )
-            };
-            let key = |x: __m256i| {
-                _mm256_or_si256(
-                    _mm256_and_si256(x, low),
-                    _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
-                )
-            };
+            // SAFETY: as in mark_pairs_u8.
+            let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
             // Packing interleaves the 128-bit halves; the permutation puts the keys in order.
             let k = _mm256_permute4x64_epi64(_mm256_packus_epi16(key(x0), key(x1)), 0xD8);
             let bits = key_hits(k, set);
             if bits != 0 {
-                // SAFETY: xs holds 64 bytes.
-                unsafe {
-                    let p = xs.as_mut_ptr() as *mut __m256i;
-                    _mm256_storeu_si256(p, x0);
-                    _mm256_storeu_si256(p.add(1), x1);
-                }
+                store_u16(xs, x0, x1);
             }
             bits
         };

@@ -430,19 +430,25 @@ impl Sparse {
             let r = n - s.take;
             mark_pairs(self.isa, row, vals, vals, r, 1, last_pair(r, s.unequal) + 1);
         }
-        for s in m.leave_three.iter().take_while(|s| s.take + 3 <= n) {
-            let r = n - s.take;
-            for a in 1..=r / 3 {
-                let ga = vals[a].get();
-                for b in a..=(r - a) / 2 {
-                    let c = r - a - b;
-                    if !(s.unequal && (a == b || b == c)) {
-                        row[(ga ^ vals[b].get() ^ vals[c].get()) as usize] = 1;
-                    }
+        mark_three_heap_options(row, m, n, |q| vals[q].get());
+        row.iter().position(|&x| x == 0).unwrap_or(row.len()) as u32
+    }
+}
+
+/// Marks the options of heap `n` that leave three heaps (hexadecimal digits), every one of them:
+/// O(n²) a heap. `get(q)` is G(q).
+fn mark_three_heap_options(row: &mut [u8], m: &MoveSet, n: usize, get: impl Fn(usize) -> u32) {
+    for s in m.leave_three.iter().take_while(|s| s.take + 3 <= n) {
+        let r = n - s.take;
+        for a in 1..=r / 3 {
+            let ga = get(a);
+            for b in a..=(r - a) / 2 {
+                let c = r - a - b;
+                if !(s.unequal && (a == b || b == c)) {
+                    row[(ga ^ get(b) ^ get(c)) as usize] = 1;
                 }
             }
         }
-        row.iter().position(|&x| x == 0).unwrap_or(row.len()) as u32
     }
 }
 
@@ -961,22 +967,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
             let l = self.late.pos.partition_point(|&p| p < r);
             mark_rare_pairs_view(row, view, &self.late.pos[..l], &self.late.val[..l], r, skip);
         }
-        for s in &m.leave_three {
-            if s.take + 3 > n {
-                break;
-            }
-            let r = n - s.take;
-            for a in 1..=r / 3 {
-                let ga = get(a);
-                for bb in a..=(r - a) / 2 {
-                    let c = r - a - bb;
-                    if s.unequal && (a == bb || bb == c) {
-                        continue;
-                    }
-                    row[(ga ^ get(bb) ^ get(c)) as usize] = 1;
-                }
-            }
-        }
+        mark_three_heap_options(row, m, n, get);
         // The least unmarked common value; past the row, the least common value from `width`
         // on (no option reaches there, and `width` itself, rare, is missing then).
         let [c] = first_open::<1>(row, &e.common);
