@@ -38,6 +38,7 @@ use nimseq::engine::{EngineKind, Executor};
 use nimseq::numbers::parse_count;
 use nimseq::resources::check_memory;
 use nimseq::rules::Rule;
+use nimseq::table::TableReader;
 
 /// A mistake in what the user typed: exit code 2.
 #[derive(Debug)]
@@ -170,6 +171,22 @@ pub fn locked_for_reading(e: nimseq::table::TableError) -> anyhow::Error {
         ),
         e => e.into(),
     }
+}
+
+/// The table at `path`, open for reading every value it holds (no writer at work), which must
+/// hold the values of `rule`.
+pub fn table_of(rule: &Rule, path: &std::path::Path) -> anyhow::Result<TableReader> {
+    let t = TableReader::open(path).map_err(table_error)?;
+    t.lock_shared().map_err(locked_for_reading)?;
+    if t.game() != rule.code() {
+        return Err(usage(format!(
+            "{} holds the values of {}, not {}",
+            path.display(),
+            t.game(),
+            rule.code()
+        )));
+    }
+    Ok(t)
 }
 
 /// Is the root cause a closed stdout?

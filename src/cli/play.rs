@@ -10,9 +10,8 @@ use nimseq::engine::{AnyEngine, EngineKind, Executor, GrundyValues, Values};
 use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
-use nimseq::table::TableReader;
 
-use super::{checked_count_hinting, count_arg, table_error, usage};
+use super::{checked_count_hinting, count_arg, usage};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
@@ -160,16 +159,7 @@ fn analyze_computed(rule: &Rule, heaps: &[usize], kind: EngineKind) -> anyhow::R
 /// The analysis with the values of a table: it must hold `rule` and every heap up to the largest
 /// one, and the checksums of the values read must hold.
 fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &Path) -> anyhow::Result<Analysis> {
-    let t = TableReader::open(path).map_err(table_error)?;
-    t.lock_shared().map_err(super::locked_for_reading)?;
-    if t.game() != rule.code() {
-        return Err(usage(format!(
-            "{} holds the values of {}, not {}",
-            path.display(),
-            t.game(),
-            rule.code()
-        )));
-    }
+    let t = super::table_of(rule, path)?;
     let max = heaps.iter().copied().max().unwrap_or(0) as u64;
     if max >= t.len() {
         return Err(usage(format!(

@@ -16,9 +16,9 @@ use nimseq::engine::{AnyEngine, Values};
 use nimseq::numbers::parse_count;
 use nimseq::report::{self, FolderFiles, PlotInput};
 use nimseq::rules::Rule;
-use nimseq::table::{TableReader, ValueSlice};
+use nimseq::table::ValueSlice;
 
-use super::{table_error, usage, SequenceArgs};
+use super::{usage, SequenceArgs};
 
 /// Arguments of `report`.
 #[derive(Debug, Args)]
@@ -98,16 +98,7 @@ fn report_from_table(args: &ReportArgs, path: &Path, bfile_terms: u64) -> anyhow
     if count == 0 {
         return Err(usage("N must be at least 1"));
     }
-    let t = TableReader::open(path).map_err(table_error)?;
-    t.lock_shared()?;
-    if t.game() != rule.code() {
-        return Err(usage(format!(
-            "{} holds the values of {}, not {}",
-            path.display(),
-            t.game(),
-            rule.code()
-        )));
-    }
+    let t = super::table_of(&rule, path)?;
     if count > t.len() {
         return Err(usage(format!(
             "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
