@@ -224,6 +224,31 @@ fn counts_beyond_memory_give_advice_that_applies() {
     assert_usage_error(&["play", "kayles", "18446744073709551615"], "too large");
 }
 
+/// An N whose values fit in memory at one byte each but not once they widen to two: the run
+/// stops with one clean line when the values widen (Nim's do at heap 256), rather than being
+/// killed by the system later.
+#[test]
+fn widening_beyond_memory_is_a_clean_failure() {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let Some(kib) = info
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|k| k.parse::<u64>().ok())
+    else {
+        return; // no /proc/meminfo: nothing to check against
+    };
+    let n = (kib * 1024 / 4 * 3).to_string();
+    let o = nimseq(&["compute", "nim", "-n", &n, "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("more than is available") && err.contains("--table"),
+        "{err}"
+    );
+}
+
 /// Odd but valid inputs work; odd invalid ones are one-line usage errors.
 #[test]
 fn edge_inputs() {

@@ -108,7 +108,7 @@ impl Fill for AnyEngine {
 #[derive(Debug, Error)]
 pub enum EngineError {
     /// A value needs more than 31 bits.
-    #[error("value {value} at heap {at} does not fit in 32 bits")]
+    #[error("value {value} at heap {at} is larger than the largest value stored (2^31 - 1)")]
     ValueTooLarge {
         /// The heap.
         at: usize,
@@ -116,7 +116,10 @@ pub enum EngineError {
         value: u32,
     },
     /// The values do not fit in memory.
-    #[error("cannot allocate {bytes} bytes for the values; use a table on disk (--table)")]
+    #[error(
+        "the values need {} of memory, more than is available; keep them on disk with 'nimseq compute GAME -n N --table PATH'",
+        crate::resources::human_bytes(*.bytes as u64)
+    )]
     OutOfMemory {
         /// Bytes asked for.
         bytes: usize,
@@ -176,7 +179,18 @@ pub fn extend<E: Fill>(
                     return Err(EngineError::ValueTooLarge { at, value });
                 }
                 values.truncate(at);
-                values.widen(Width::for_value(value));
+                let width = Width::for_value(value);
+                // The wider copy of every heap up to `count`, beside the narrow one while it is
+                // made: refuse cleanly rather than be killed by the system later.
+                let bytes = (count as u64)
+                    .saturating_mul(width.bytes() as u64)
+                    .saturating_add((at * values.width().bytes()) as u64);
+                if crate::resources::check_memory("", bytes, "").is_err() {
+                    return Err(EngineError::OutOfMemory {
+                        bytes: bytes as usize,
+                    });
+                }
+                values.widen(width);
                 start = at;
             }
         }
