@@ -2,7 +2,6 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use clap::Args;
 
 use nimseq::misere::{MisereError, MisereHeaps};
@@ -73,17 +72,28 @@ pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
             );
         }
     });
-    if let Err(e) = result {
-        return Err(too_large(e, heaps.count()));
-    }
-    let mut rows = Vec::with_capacity(count);
-    for n in 0..count {
-        rows.push(
-            heaps
-                .heap_genus(n, !args.no_class)
-                .map_err(|e| too_large(e, n))
-                .with_context(|| format!("genus of heap {n}"))?,
-        );
+    // Past the limit, the heaps finished are still printed, then the error (exit 1).
+    let mut failure = result.err().map(|e| too_large(e, heaps.count()));
+    let reached = heaps.count();
+    let mut rows = Vec::with_capacity(reached);
+    for n in 0..reached {
+        match heaps.heap_genus(n, !args.no_class) {
+            Ok(row) => rows.push(row),
+            Err(e) => {
+                failure = Some(too_large(e, n));
+                break;
+            }
+        }
+        // The class of a large heap (its half-tame test simplifies G + G) takes far longer
+        // than its form: report it too.
+        if show && !args.no_class && (last.elapsed() > Duration::from_millis(500) || n + 1 == count)
+        {
+            last = Instant::now();
+            eprintln!(
+                "nimseq: class of heap {n} done, {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
     }
     if show {
         eprintln!(
@@ -94,21 +104,26 @@ pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
             start.elapsed().as_secs_f64()
         );
     }
-    let out = std::io::stdout().lock();
-    if args.json {
-        report::write_genus_json(out, &rule, &rows)?;
-    } else {
-        report::write_genus_text(out, &rule, &rows)?;
+    if !rows.is_empty() {
+        let out = std::io::stdout().lock();
+        if args.json {
+            report::write_genus_json(out, &rule, &rows)?;
+        } else {
+            report::write_genus_text(out, &rule, &rows)?;
+        }
     }
-    Ok(())
+    failure.map_or(Ok(()), Err)
 }
 
 fn too_large(e: MisereError, done: usize) -> anyhow::Error {
     match e {
-        MisereError::TooLarge { .. } => anyhow::anyhow!(
-            "{e} (heaps 0 .. {} finished); give a smaller N or a larger --max-forms",
-            done.saturating_sub(1)
+        MisereError::TooLarge { .. } if done > 0 => anyhow::anyhow!(
+            "{e}; heaps 0 .. {} printed; give a larger --max-forms to go further",
+            done - 1
         ),
+        MisereError::TooLarge { .. } => {
+            anyhow::anyhow!("{e}; give a larger --max-forms")
+        }
         other => other.into(),
     }
 }
