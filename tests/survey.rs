@@ -384,3 +384,91 @@ fn bad_survey_input() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("SLURM_ARRAY_TASK_ID"));
 }
+
+/// Four-digit codes to 12 heaps: thousands of games fall into a few classes of identical
+/// values (the grouping must stay linear in the games; it once took minutes and gigabytes for
+/// the five-digit codes). Checked against values computed here: every game is listed once;
+/// each group is connected by direct relations that agree with the offsets listed; and any two
+/// games with identical compared prefixes share a group, at the same offset.
+#[test]
+fn groups_of_thousands_of_identical_games() {
+    use nimseq::engine::{self, EngineKind};
+    use nimseq::rules::Rule;
+    let (n, shift) = (12usize, 6usize); // S = min(8, N/2); relations compare L = N - S values
+    let len = n - shift;
+    let text = ok(&["survey", "0.????", "-n", "12"]);
+    let values = |code: &str| -> Vec<u32> {
+        let v = engine::compute(&Rule::parse(code).unwrap(), n, EngineKind::Exact).unwrap();
+        (0..n).map(|i| v.get(i)).collect()
+    };
+    // game -> (group, offset)
+    let mut placed: HashMap<String, (usize, usize)> = HashMap::new();
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("- 0.")).collect();
+    assert!(lines.len() > 10, "{text}");
+    for (g, line) in lines.iter().enumerate() {
+        let members: Vec<(String, usize, Vec<u32>)> = line[2..]
+            .split(", ")
+            .map(|item| {
+                let (code, offset) = match item.split_once(" (+") {
+                    Some((c, d)) => (c, d.trim_end_matches(')').parse::<usize>().unwrap()),
+                    None => (item, 0),
+                };
+                (code.to_string(), offset, values(code))
+            })
+            .collect();
+        assert_eq!(members[0].1, 0, "{line}");
+        for (code, offset, _) in &members {
+            assert!(
+                placed.insert(code.clone(), (g, *offset)).is_none(),
+                "{code} twice"
+            );
+        }
+        // Connected by direct relations consistent with the offsets: y's values from heap
+        // off(y) − off(x) on equal x's from heap 0.
+        let related = |x: &(String, usize, Vec<u32>), y: &(String, usize, Vec<u32>)| {
+            y.1 >= x.1 && y.1 - x.1 <= shift && y.2[y.1 - x.1..][..len] == x.2[..len]
+        };
+        let mut reached = vec![false; members.len()];
+        let mut stack = vec![0];
+        reached[0] = true;
+        while let Some(i) = stack.pop() {
+            for j in 0..members.len() {
+                if !reached[j]
+                    && (related(&members[i], &members[j]) || related(&members[j], &members[i]))
+                {
+                    reached[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let lost: Vec<&String> = (0..members.len())
+            .filter(|&j| !reached[j])
+            .map(|j| &members[j].0)
+            .collect();
+        assert!(
+            lost.is_empty(),
+            "not related to the group at their offsets: {lost:?}"
+        );
+    }
+    // Identical compared prefixes: the same group and the same offset.
+    let mut by_prefix: HashMap<Vec<u32>, Vec<String>> = HashMap::new();
+    for code in text.lines().filter_map(|l| l.strip_prefix("| ")) {
+        let code = code.split(' ').next().unwrap();
+        if code.starts_with("0.") {
+            by_prefix
+                .entry(values(code)[..len].to_vec())
+                .or_default()
+                .push(code.to_string());
+        }
+    }
+    assert_eq!(by_prefix.values().map(Vec::len).sum::<usize>(), 4096);
+    let biggest = by_prefix.values().map(Vec::len).max().unwrap();
+    assert!(
+        biggest > 500,
+        "a class of {biggest}: the test is meant to stress large classes"
+    );
+    for codes in by_prefix.values().filter(|c| c.len() > 1) {
+        let first = placed[&codes[0]];
+        assert!(codes.iter().all(|c| placed[c] == first), "{codes:?}");
+    }
+}

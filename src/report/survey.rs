@@ -168,7 +168,10 @@ pub fn write_markdown<W: Write>(out: W, survey: &Survey) -> io::Result<()> {
         writeln!(
             out,
             "{} group{}. `+d` after a game: its heap of n + d plays like the first game's heap \
-             of n, for every n compared (n < N − {}).",
+             of n. Two games are related when the values of one from heap e on equal those of \
+             the other from heap 0, for every n < N − S (e ≤ S = {}); a group is a chain of \
+             such relations, and its offsets add up along the chain (over a range shortened by \
+             the shifts on the way).",
             survey.groups.len(),
             if survey.groups.len() == 1 { "" } else { "s" },
             h.max_shift.min(h.count as usize / 2)

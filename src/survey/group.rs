@@ -108,20 +108,32 @@ pub type Group = Vec<Member>;
 
 /// The groups of equivalent games among `windows[j]` (the fingerprints of game `j`, all with the
 /// same number of windows), ordered by their first member's index.
+///
+/// Games with the same window 0 (identical compared prefixes) form one *class* and always share
+/// an offset; the shift relation is built between classes: window `d` of a member of class `B`
+/// names at most one class (the one whose window 0 it equals). So the work and memory are linear
+/// in the number of games times the shifts, even when thousands of games are identical (a survey
+/// of every five-digit code to a small N).
 pub fn groups(windows: &[Vec<Fingerprint>]) -> Vec<Group> {
-    let n = windows.len();
-    // Games by the hash of their window 0.
-    let mut by_start: HashMap<Fingerprint, Vec<usize>> = HashMap::new();
+    // Classes of identical prefixes, numbered in the order of their smallest member.
+    let mut class_of_start: HashMap<Fingerprint, usize> = HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    let mut class = vec![usize::MAX; windows.len()];
     for (j, w) in windows.iter().enumerate() {
-        if let Some(&f) = w.first() {
-            by_start.entry(f).or_default().push(j);
-        }
+        let Some(&f) = w.first() else { continue };
+        let c = *class_of_start.entry(f).or_insert_with(|| {
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[c].push(j);
+        class[j] = c;
     }
-    // Edges b = a shifted by d, both directions: (neighbor, signed shift).
-    let mut adj: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
-    for (b, w) in windows.iter().enumerate() {
-        for (d, f) in w.iter().enumerate() {
-            for &a in by_start.get(f).map_or(&[][..], Vec::as_slice) {
+    // Edges B = A shifted by d (d ≥ 1), both directions: (neighbour class, signed shift).
+    let mut adj: Vec<Vec<(usize, i64)>> = vec![Vec::new(); members.len()];
+    for (j, w) in windows.iter().enumerate() {
+        for (d, f) in w.iter().enumerate().skip(1) {
+            if let Some(&a) = class_of_start.get(f) {
+                let b = class[j];
                 if a != b {
                     adj[a].push((b, d as i64));
                     adj[b].push((a, -(d as i64)));
@@ -129,41 +141,47 @@ pub fn groups(windows: &[Vec<Fingerprint>]) -> Vec<Group> {
             }
         }
     }
-    let mut offset: Vec<Option<i64>> = vec![None; n];
+    for list in &mut adj {
+        list.sort_unstable();
+        list.dedup();
+    }
+    let mut offset: Vec<Option<i64>> = vec![None; members.len()];
     let mut out = Vec::new();
-    for root in 0..n {
-        if offset[root].is_some() || adj[root].is_empty() {
+    for root in 0..members.len() {
+        if offset[root].is_some() || (adj[root].is_empty() && members[root].len() < 2) {
             continue;
         }
-        // Grow a tree along the smallest shifts first (Prim's rule), so that identical games get
-        // the same offset even when a larger shift also relates them.
+        // Grow a tree along the smallest shifts first (Prim's rule; ties to the class with the
+        // smallest game), so that every game gets the smallest offset its relations allow.
         offset[root] = Some(0);
-        let mut members = vec![root];
+        let mut reached = vec![root];
         let mut heap = BinaryHeap::new();
         let push = |heap: &mut BinaryHeap<_>, from: usize, at: i64| {
             for &(to, d) in &adj[from] {
-                heap.push(Reverse((d.unsigned_abs(), to, at + d)));
+                heap.push(Reverse((d.unsigned_abs(), members[to][0], to, at + d)));
             }
         };
         push(&mut heap, root, 0);
-        while let Some(Reverse((_, to, off))) = heap.pop() {
+        while let Some(Reverse((_, _, to, off))) = heap.pop() {
             if offset[to].is_some() {
                 continue;
             }
             offset[to] = Some(off);
-            members.push(to);
+            reached.push(to);
             push(&mut heap, to, off);
         }
-        let base = members
+        let base = reached
             .iter()
-            .map(|&j| offset[j].expect("assigned"))
+            .map(|&c| offset[c].expect("assigned"))
             .min()
             .unwrap_or(0);
-        let mut group: Group = members
+        let mut group: Group = reached
             .iter()
-            .map(|&j| Member {
-                index: j,
-                offset: (offset[j].expect("assigned") - base) as usize,
+            .flat_map(|&c| {
+                let off = (offset[c].expect("assigned") - base) as usize;
+                members[c]
+                    .iter()
+                    .map(move |&index| Member { index, offset: off })
             })
             .collect();
         group.sort_by_key(|m| (m.offset, m.index));
@@ -177,6 +195,73 @@ pub fn groups(windows: &[Vec<Fingerprint>]) -> Vec<Group> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The first implementation, kept as the reference: every pair of related games an edge
+    /// (quadratic in the size of a class of identical games).
+    fn groups_pairwise(windows: &[Vec<Fingerprint>]) -> Vec<Group> {
+        let n = windows.len();
+        // Games by the hash of their window 0.
+        let mut by_start: HashMap<Fingerprint, Vec<usize>> = HashMap::new();
+        for (j, w) in windows.iter().enumerate() {
+            if let Some(&f) = w.first() {
+                by_start.entry(f).or_default().push(j);
+            }
+        }
+        // Edges b = a shifted by d, both directions: (neighbor, signed shift).
+        let mut adj: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
+        for (b, w) in windows.iter().enumerate() {
+            for (d, f) in w.iter().enumerate() {
+                for &a in by_start.get(f).map_or(&[][..], Vec::as_slice) {
+                    if a != b {
+                        adj[a].push((b, d as i64));
+                        adj[b].push((a, -(d as i64)));
+                    }
+                }
+            }
+        }
+        let mut offset: Vec<Option<i64>> = vec![None; n];
+        let mut out = Vec::new();
+        for root in 0..n {
+            if offset[root].is_some() || adj[root].is_empty() {
+                continue;
+            }
+            // Grow a tree along the smallest shifts first (Prim's rule), so that identical games get
+            // the same offset even when a larger shift also relates them.
+            offset[root] = Some(0);
+            let mut members = vec![root];
+            let mut heap = BinaryHeap::new();
+            let push = |heap: &mut BinaryHeap<_>, from: usize, at: i64| {
+                for &(to, d) in &adj[from] {
+                    heap.push(Reverse((d.unsigned_abs(), to, at + d)));
+                }
+            };
+            push(&mut heap, root, 0);
+            while let Some(Reverse((_, to, off))) = heap.pop() {
+                if offset[to].is_some() {
+                    continue;
+                }
+                offset[to] = Some(off);
+                members.push(to);
+                push(&mut heap, to, off);
+            }
+            let base = members
+                .iter()
+                .map(|&j| offset[j].expect("assigned"))
+                .min()
+                .unwrap_or(0);
+            let mut group: Group = members
+                .iter()
+                .map(|&j| Member {
+                    index: j,
+                    offset: (offset[j].expect("assigned") - base) as usize,
+                })
+                .collect();
+            group.sort_by_key(|m| (m.offset, m.index));
+            out.push(group);
+        }
+        out.sort_by_key(|g| g.iter().map(|m| m.index).min());
+        out
+    }
 
     #[test]
     fn fingerprint_is_stable_and_sensitive() {
@@ -239,6 +324,28 @@ mod tests {
     }
 
     proptest! {
+        /// Classes of identical games change nothing: the groups, offsets included, are those
+        /// of the pairwise reference (short sequences over two values: many identical games).
+        #[test]
+        fn class_grouping_matches_the_pairwise_reference(
+            pool in prop::collection::vec(prop::collection::vec(0u32..3, 14), 3),
+            picks in prop::collection::vec((0usize..3, 0usize..4, 0u32..2), 1..16),
+            s in 0usize..5,
+        ) {
+            // Each game: a pool sequence shifted by 0..3 heaps behind a junk prefix, so that
+            // identical games and shifted copies are common.
+            let seqs: Vec<Vec<u32>> = picks
+                .iter()
+                .map(|&(k, d, junk)| {
+                    let mut q = vec![junk; d];
+                    q.extend_from_slice(&pool[k][..14 - d]);
+                    q
+                })
+                .collect();
+            let w: Vec<_> = seqs.iter().map(|q| windows(q, s)).collect();
+            prop_assert_eq!(groups(&w), groups_pairwise(&w));
+        }
+
         /// The fingerprints decide exactly what comparing the prefixes decides.
         #[test]
         fn grouping_matches_direct_comparison(
