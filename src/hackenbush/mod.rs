@@ -124,6 +124,16 @@ impl Sum {
     }
 }
 
+/// A string as messages show it: whole up to 40 letters, else its first 30 and its length.
+fn shown(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= 40 {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(30).collect();
+    format!("{head}… ({count} letters)")
+}
+
 /// Reads a string of `B`, `R`, `G` (either case), ground first.
 pub fn parse(text: &str) -> Result<Vec<Edge>, HackenbushError> {
     text.chars()
@@ -133,7 +143,7 @@ pub fn parse(text: &str) -> Result<Vec<Edge>, HackenbushError> {
             'R' => Ok(Edge::Red),
             'G' => Ok(Edge::Green),
             _ => Err(HackenbushError::UnknownLetter {
-                string: text.to_string(),
+                string: shown(text),
                 letter: c,
                 position: i + 1,
             }),
@@ -143,7 +153,7 @@ pub fn parse(text: &str) -> Result<Vec<Edge>, HackenbushError> {
 
 /// The value of a string of edges, ground first.
 pub fn value(edges: &[Edge]) -> Result<StalkValue, HackenbushError> {
-    let name = || edges.iter().map(|e| letter(*e)).collect::<String>();
+    let name = || shown(&edges.iter().map(|e| letter(*e)).collect::<String>());
     if edges.contains(&Edge::Green) {
         if edges.iter().all(|&e| e == Edge::Green) {
             return Ok(StalkValue::Nimber(edges.len() as u64));
@@ -299,6 +309,28 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn long_strings_are_shortened_in_messages() {
+        let long = "BR".repeat(500);
+        let err = value(&parse(&long).unwrap()).unwrap_err().to_string();
+        assert!(
+            err.starts_with("'BRBRBRBRBRBRBRBRBRBRBRBRBRBRBR… (1000 letters)': 999 edges"),
+            "{err}"
+        );
+        let bad = format!("{}X", "B".repeat(100));
+        let err = parse(&bad).unwrap_err().to_string();
+        assert!(
+            err.contains("(101 letters)': unknown edge colour 'X' at position 101"),
+            "{err}"
+        );
+        assert!(err.len() < 200, "{err}");
+        let short = parse("BXR").unwrap_err().to_string();
+        assert!(
+            short.starts_with("'BXR': unknown edge colour 'X' at position 2"),
+            "{short}"
+        );
     }
 
     #[test]
