@@ -289,6 +289,29 @@ fn exact_engine_is_still_available() {
 /// Dense mode (every pair marked once rare positions are a quarter of the heaps) and back,
 /// with small limits so that it switches often: the values stay those of the exact engine, and
 /// both modes are met along the way.
+/// Games whose values keep growing (every heap a new largest value): the rows widen at almost
+/// every block, also when dense mode takes over right after a block whose last value reached
+/// the width (`compute 0.[37] -n 5000` once panicked there). Dense mode from many points on.
+#[test]
+fn dense_mode_after_a_widening_block() {
+    for text in ["0.[37]", "0.[7]", "0.3[7]", "4.[37]"] {
+        let rule = Rule::parse(text).unwrap();
+        let n = 700;
+        let want = exact(&rule, n);
+        for min in (32..=300).step_by(7) {
+            let isa = Isa::available()[min % Isa::available().len()];
+            let mut engine =
+                Sparse::with_isa(&rule, Executor::serial(), isa).with_dense_limits(min, 1 << 20);
+            let mut vals = vec![0u16; n];
+            for start in (0..n).step_by(50) {
+                engine.fill(&mut vals, start, (start + 50).min(n)).unwrap();
+            }
+            let got: Vec<u32> = vals.iter().map(|&v| v as u32).collect();
+            assert_eq!(got, want, "{text}, dense from heap {min}, {isa:?}");
+        }
+    }
+}
+
 #[test]
 fn dense_mode_on_and_off() {
     let (mut saw_dense, mut saw_back) = (false, false);

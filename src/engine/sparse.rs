@@ -399,6 +399,9 @@ impl Sparse {
         start: usize,
         end: usize,
     ) -> Result<usize, Overflow> {
+        // The last sparse block may have ended with a value at the width (the rows widen before
+        // the next sparse block, which dense mode does not run).
+        self.width = self.width.max(self.span());
         let mut row = vec![0u8; self.width];
         for n in start..end {
             let g = self.dense_value(&vals[..n], n, &mut row);
