@@ -53,7 +53,8 @@ proptest! {
         };
         let began = std::time::Instant::now();
         let parsed = Rule::parse(&text);
-        prop_assert!(began.elapsed() < std::time::Duration::from_secs(1), "{} characters", text.len());
+        // A hang guard (the issue asks for no hangs), not a speed test: parsing takes microseconds.
+        prop_assert!(began.elapsed() < std::time::Duration::from_secs(10), "{} characters", text.len());
         if let Ok(rule) = parsed {
             prop_assert_eq!(Rule::parse(&rule.code()).expect("canonical code parses"), rule);
         }

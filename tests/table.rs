@@ -224,9 +224,7 @@ fn periodic_game_table_stops_at_the_period_and_records_it() {
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     // Dawson's chess 0.137: period 34 from heap 52 (OEIS A002187). 3 million heaps: the engine
     // stops near heap 200, so this is quick.
-    let began = Instant::now();
     let summary = ok(&["compute", "0.137", "-n", "3e6", "--table", p(&a), "--json"]);
-    assert!(began.elapsed() < Duration::from_secs(60));
     let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
     assert_eq!(v["count"], 3_000_000);
     assert_eq!(v["period"]["preperiod"], 52);

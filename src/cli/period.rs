@@ -15,15 +15,25 @@ use super::{checked_count_hinting, usage};
 /// The default limit of `period --max`.
 pub const DEFAULT_MAX: u64 = 1 << 24;
 
-/// The default limit for codes whose moves may leave three heaps: every heap then has O(n²)
-/// options, so N values cost O(N³) (2^11 values take about a second).
-pub const DEFAULT_MAX_THREE_HEAPS: u64 = 1 << 11;
+/// The default limit for codes whose moves may leave three heaps, or whose repeating tail
+/// splits (a take of any size, then a split): every heap then has O(n²) options, so N values
+/// cost O(N³) (2^11 values take about a second).
+pub const DEFAULT_MAX_CUBIC: u64 = 1 << 11;
 
-/// `--max` when it is not given: [`DEFAULT_MAX`], or [`DEFAULT_MAX_THREE_HEAPS`] for codes with
-/// three-heap moves.
+/// The default limit for codes with a repeating tail that does not split (takes of any size
+/// leaving one heap, like Nim `0.[3]`): O(n) options a heap, O(N²) in all.
+pub const DEFAULT_MAX_QUADRATIC: u64 = 1 << 16;
+
+/// `--max` when it is not given: by the cost of the rule's moves (see the constants).
 pub fn default_max(rule: &Rule) -> u64 {
-    if rule.is_hexadecimal() {
-        DEFAULT_MAX_THREE_HEAPS
+    let tail_splits = rule
+        .tail_digits()
+        .iter()
+        .any(|d| d.leaves_two() || d.leaves_three());
+    if rule.is_hexadecimal() || tail_splits {
+        DEFAULT_MAX_CUBIC
+    } else if !rule.is_finite() {
+        DEFAULT_MAX_QUADRATIC
     } else {
         DEFAULT_MAX
     }
@@ -35,8 +45,8 @@ pub struct PeriodArgs {
     /// The game: a code (0.77, 0.16, 4!.0, 0.3F) or a name (kayles).
     #[arg(value_name = "GAME")]
     game: String,
-    /// Compute at most N values (heaps 0 .. N-1) [default: 2^24; 2^11 for codes whose moves
-    /// may leave three heaps, which cost O(N^3)].
+    /// Compute at most N values (heaps 0 .. N-1) [default: 2^24; 2^16 for a repeating tail,
+    /// O(N^2); 2^11 for moves that may leave three heaps or a tail that splits, O(N^3)].
     #[arg(long, value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
     max: Option<u64>,
     /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
