@@ -25,25 +25,36 @@ fn counts(a: &Analysis) -> [usize; 3] {
     c
 }
 
+/// `1 vertex`, `2 vertices`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Writes one line per vertex, `name value outcome`, after `#` header lines.
 pub fn write_graph_text<W: Write>(out: W, g: &Graph, a: &Analysis) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let dup = match g.duplicate_edges() {
         0 => String::new(),
+        1 => " (1 repeated move ignored)".to_string(),
         d => format!(" ({d} repeated moves ignored)"),
     };
     writeln!(
         out,
-        "# game graph: {} vertices, {} moves{dup}",
-        g.vertex_count(),
-        g.edge_count()
+        "# game graph: {}, {}{dup}",
+        counted(g.vertex_count(), "vertex", "vertices"),
+        counted(g.edge_count(), "move", "moves")
     )?;
     writeln!(out, "# {}", graph_method(a))?;
     if a.cyclic {
+        let verbs = if a.loopy_vertices == 1 {
+            "lies on or leads"
+        } else {
+            "lie on or lead"
+        };
         writeln!(
             out,
-            "# {} vertices lie on or lead to a cycle",
-            a.loopy_vertices
+            "# {} {verbs} to a cycle",
+            counted(a.loopy_vertices, "vertex", "vertices")
         )?;
     }
     let [p, n, d] = counts(a);
