@@ -152,17 +152,18 @@ pub fn groups(windows: &[Vec<Fingerprint>]) -> Vec<Group> {
             continue;
         }
         // Grow a tree along the smallest shifts first (Prim's rule; ties to the class with the
-        // smallest game), so that every game gets the smallest offset its relations allow.
+        // smallest game: class numbers follow their smallest games), so that the offsets follow
+        // the smallest shifts available.
         offset[root] = Some(0);
         let mut reached = vec![root];
         let mut heap = BinaryHeap::new();
         let push = |heap: &mut BinaryHeap<_>, from: usize, at: i64| {
             for &(to, d) in &adj[from] {
-                heap.push(Reverse((d.unsigned_abs(), members[to][0], to, at + d)));
+                heap.push(Reverse((d.unsigned_abs(), to, at + d)));
             }
         };
         push(&mut heap, root, 0);
-        while let Some(Reverse((_, _, to, off))) = heap.pop() {
+        while let Some(Reverse((_, to, off))) = heap.pop() {
             if offset[to].is_some() {
                 continue;
             }
