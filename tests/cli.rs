@@ -325,20 +325,7 @@ fn wrong_paths_are_usage_errors() {
 /// Every command's help shows examples of its use.
 #[test]
 fn every_command_has_examples_in_its_help() {
-    for cmd in [
-        "values",
-        "compute",
-        "info",
-        "export",
-        "period",
-        "report",
-        "survey",
-        "survey-merge",
-        "play",
-        "graph",
-        "hackenbush",
-        "genus",
-    ] {
+    for &cmd in common::COMMANDS {
         let o = nimseq(&[cmd, "--help"]);
         assert!(o.status.success());
         let text = stdout(&o);

@@ -5,6 +5,8 @@
 //! `NIMSEQ_FUZZ_CASES` sets the number of cases (this file runs a twentieth of it; CI runs the
 //! default, `scripts/fuzz.sh` many more).
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,23 +21,12 @@ fn cases() -> u32 {
         / 20
 }
 
-const COMMANDS: &[&str] = &[
-    "values",
-    "compute",
-    "info",
-    "export",
-    "period",
-    "report",
-    "survey",
-    "survey-merge",
-    "play",
-    "graph",
-    "hackenbush",
-    "genus",
-    "help",
-    "frobnicate",
-    "",
-];
+/// The commands, the help command, an unknown one and none at all.
+fn commands() -> Vec<&'static str> {
+    let mut all = common::COMMANDS.to_vec();
+    all.extend(["help", "frobnicate", ""]);
+    all
+}
 
 const FLAGS: &[&str] = &[
     "-n",
@@ -163,7 +154,7 @@ proptest! {
 
     #[test]
     fn random_command_lines_fail_cleanly(
-        cmd in prop::sample::select(COMMANDS),
+        cmd in prop::sample::select(commands()),
         tokens in prop::collection::vec(token(), 0..7),
     ) {
         let dir = workspace();

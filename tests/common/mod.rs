@@ -169,3 +169,19 @@ pub fn assert_usage_error(args: &[&str], needle: &str) {
     assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
+
+/// Every command of the binary, in the order of `nimseq --help`.
+pub const COMMANDS: &[&str] = &[
+    "values",
+    "compute",
+    "info",
+    "export",
+    "period",
+    "report",
+    "survey",
+    "survey-merge",
+    "play",
+    "graph",
+    "hackenbush",
+    "genus",
+];
