@@ -289,6 +289,12 @@ fn a_stopped_run_resumes() {
         "{}",
         stderr(&o)
     );
+    // The time reported is this run's, for the games it computed.
+    assert!(
+        stderr(&o).contains("4 games to N = 1000 (2 computed in"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(read(&cut.join("survey-shard-1-of-2.jsonl")), text);
     assert!(!cut.join("survey-shard-1-of-2.jsonl.partial").exists());
     // Run again: already complete, nothing recomputed.

@@ -198,27 +198,37 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
         },
         _ => None,
     };
-    let file = match finished {
+    let (file, resumed) = match finished {
         Some(f) => {
             eprintln!(
                 "nimseq: {} is already complete",
                 target.as_ref().expect("set").display()
             );
-            f
+            let all = f.records.len();
+            (f, all)
         }
         None => run_shard(&games, &header, &opts, target.as_deref())?,
     };
     let seconds = start.elapsed().as_secs_f64();
+    // The time is this run's: say so when part of the games came from an earlier one.
+    let timing = if resumed == 0 {
+        format!("in {seconds:.1} s")
+    } else {
+        format!(
+            "({} computed in {seconds:.1} s, {resumed} by an earlier run)",
+            file.records.len() - resumed
+        )
+    };
     if !shard.is_whole() {
         eprintln!(
-            "nimseq: shard {shard}: {} games to N = {count} in {seconds:.1} s -> {}",
+            "nimseq: shard {shard}: {} games to N = {count} {timing} -> {}",
             file.records.len(),
             target.as_ref().expect("checked").display()
         );
         return Ok(());
     }
     eprintln!(
-        "nimseq: surveyed {} game{} to N = {count} in {seconds:.1} s",
+        "nimseq: surveyed {} game{} to N = {count} {timing}",
         file.records.len(),
         if file.records.len() == 1 { "" } else { "s" }
     );
@@ -226,13 +236,14 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
 }
 
 /// Computes the games of `header`'s shard, resuming from and appending to the checkpoint next to
-/// `target`, and writes `target` when complete.
+/// `target`, and writes `target` when complete. Returns the shard and how many of its games the
+/// checkpoint already held.
 fn run_shard(
     games: &[pattern::Game],
     header: &Header,
     opts: &SurveyOptions,
     target: Option<&Path>,
-) -> anyhow::Result<ShardFile> {
+) -> anyhow::Result<(ShardFile, usize)> {
     let partial = target.map(partial_path);
     let done = match &partial {
         Some(p) => resume(p, header)?,
@@ -254,7 +265,8 @@ fn run_shard(
         }
         None => None,
     };
-    let todo = header.indices.len() - done.len();
+    let resumed = done.len();
+    let todo = header.indices.len() - resumed;
     let bar = ProgressBar::with_draw_target(Some(todo as u64), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
@@ -292,7 +304,7 @@ fn run_shard(
         write_atomic(t, |f| out::write_shard(BufWriter::new(f), &file))?;
         fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))?;
     }
-    Ok(file)
+    Ok((file, resumed))
 }
 
 /// Prints a whole survey and, with `out`, writes survey.jsonl and survey.md there.
