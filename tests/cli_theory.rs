@@ -157,6 +157,55 @@ fn play_large_heap_lists_each_result_once() {
     assert_eq!(moves.is_empty(), !expect_n);
 }
 
+/// `--max-moves K` lists the first K winning moves of the full list and counts them all, in
+/// normal and misère play, from values computed or read from a table.
+#[test]
+fn play_lists_at_most_max_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("officers.nimseq");
+    let table = table.to_str().unwrap();
+    ok(&["compute", "officers", "-n", "3000", "--table", table, "-q"]);
+    let heaps = ["2999", "1234", "17", "2500", "5"];
+    let misere_heaps = ["15", "9", "4"];
+    let cases: [(Vec<&str>, &[&str]); 3] = [
+        (vec!["play", "officers"], &heaps),
+        (vec!["play", "officers", "--table", table], &heaps),
+        (vec!["play", "kayles", "--misere"], &misere_heaps),
+    ];
+    for (command, heaps) in cases {
+        let mut all = command.clone();
+        all.extend(heaps);
+        all.push("--json");
+        let full = json(&all);
+        let listed = full["winning_moves"].as_array().unwrap().clone();
+        assert!(listed.len() >= 3, "{all:?}: {full}");
+        assert_eq!(full["winning_move_count"], listed.len(), "{all:?}");
+        for k in [0, 2, listed.len(), listed.len() + 5] {
+            let k_text = k.to_string();
+            let mut some = all.clone();
+            some.extend(["--max-moves", &k_text]);
+            let v = json(&some);
+            assert_eq!(v["winning_move_count"], listed.len(), "{some:?}");
+            let n = k.min(listed.len());
+            assert_eq!(
+                v["winning_moves"].as_array().unwrap()[..],
+                listed[..n],
+                "{some:?}"
+            );
+            some.retain(|a| *a != "--json");
+            let text = ok(&some);
+            let more = format!("... and {} more (--max-moves {k})", listed.len() - n);
+            assert_eq!(text.contains(&more), n < listed.len(), "{some:?}: {text}");
+            assert!(
+                text.contains(&format!("winning moves {} (", listed.len())),
+                "{some:?}: {text}"
+            );
+        }
+    }
+    let (code, err) = fails(&["play", "kayles", "5", "--max-moves", "-1"]);
+    assert_eq!(code, 2, "{err}");
+}
+
 #[test]
 fn play_misere() {
     // Misère Nim (Bouton): 1 1 1 is lost for the player to move; 1 1 wins; 2 2 loses.

@@ -41,6 +41,10 @@ pub struct PlayArgs {
     /// instead of computing them: for heaps too large to compute on the spot.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["misere", "engine"])]
     table: Option<PathBuf>,
+    /// List at most this many winning moves (all are still counted): a sum of thousands of large
+    /// heaps can have millions. [default: all]
+    #[arg(long, value_name = "K", value_parser = count_arg, allow_negative_numbers = true)]
+    max_moves: Option<u64>,
 }
 
 /// Analyses the position and prints it.
@@ -51,10 +55,14 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         .iter()
         .map(|&h| usize::try_from(h).map_err(|_| usage(format!("heap {h} is too large"))))
         .collect::<anyhow::Result<_>>()?;
+    let max_moves = args
+        .max_moves
+        .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let out = std::io::stdout().lock();
     if args.misere {
         let limit = usize::try_from(args.search_limit).unwrap_or(usize::MAX);
-        let a = misere::analyze(&rule, &heaps, limit)?;
+        let mut a = misere::analyze(&rule, &heaps, limit)?;
+        a.list_at_most(max_moves);
         if args.json {
             report::write_misere_json(out, &rule, &a)?;
         } else {
@@ -63,8 +71,8 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let a = match &args.table {
-        Some(path) => analyze_from_table(&rule, &heaps, path)?,
-        None => analyze_computed(&rule, &heaps, args.engine)?,
+        Some(path) => analyze_from_table(&rule, &heaps, path, max_moves)?,
+        None => analyze_computed(&rule, &heaps, args.engine, max_moves)?,
     };
     if args.json {
         report::write_play_json(out, &rule, &a)?;
@@ -86,7 +94,12 @@ const MAX_OPTIONS: u128 = 1_000_000_000;
 /// The analysis with values from the engine, computed (on all cores) until the octal
 /// periodicity theorem proves a period, which then gives the values of larger heaps: heaps far
 /// beyond the memory work for games whose period is proved.
-fn analyze_computed(rule: &Rule, heaps: &[usize], kind: EngineKind) -> anyhow::Result<Analysis> {
+fn analyze_computed(
+    rule: &Rule,
+    heaps: &[usize],
+    kind: EngineKind,
+    max_moves: usize,
+) -> anyhow::Result<Analysis> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     let count = max
         .checked_add(1)
@@ -151,14 +164,19 @@ fn analyze_computed(rule: &Rule, heaps: &[usize], kind: EngineKind) -> anyhow::R
         }
     }
     Ok(match &periodic {
-        Some(p) => position::analyze(rule, heaps, p)?,
-        None => position::analyze(rule, heaps, &values)?,
+        Some(p) => position::analyze_listing(rule, heaps, p, max_moves)?,
+        None => position::analyze_listing(rule, heaps, &values, max_moves)?,
     })
 }
 
 /// The analysis with the values of a table: it must hold `rule` and every heap up to the largest
 /// one, and the checksums of the values read must hold.
-fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &Path) -> anyhow::Result<Analysis> {
+fn analyze_from_table(
+    rule: &Rule,
+    heaps: &[usize],
+    path: &Path,
+    max_moves: usize,
+) -> anyhow::Result<Analysis> {
     let t = super::table_of(rule, path)?;
     let max = heaps.iter().copied().max().unwrap_or(0) as u64;
     if max >= t.len() {
@@ -174,5 +192,10 @@ fn analyze_from_table(rule: &Rule, heaps: &[usize], path: &Path) -> anyhow::Resu
     }
     // The winning moves read the values of every heap below the largest one.
     t.verify_range(0, max + 1)?;
-    Ok(position::analyze(rule, heaps, &t.values()?)?)
+    Ok(position::analyze_listing(
+        rule,
+        heaps,
+        &t.values()?,
+        max_moves,
+    )?)
 }

@@ -55,11 +55,21 @@ pub struct MisereAnalysis {
     pub heaps: Vec<usize>,
     /// P when the player to move loses (under misère play), N when they win.
     pub outcome: Outcome,
-    /// Every winning move, by heap index then by the heaps left; each resulting position listed
-    /// once (moves in equal heaps are listed for the first of them).
+    /// The winning moves, by heap index then by the heaps left; each resulting position listed
+    /// once (moves in equal heaps are listed for the first of them). All of them, unless
+    /// [`MisereAnalysis::list_at_most`] kept fewer.
     pub winning_moves: Vec<WinningMove>,
+    /// How many winning moves there are, listed or not.
+    pub winning_move_count: u64,
     /// How the outcome was decided.
     pub method: Method,
+}
+
+impl MisereAnalysis {
+    /// Keeps only the first `max_moves` winning moves in the list (the count stays).
+    pub fn list_at_most(&mut self, max_moves: usize) {
+        self.winning_moves.truncate(max_moves);
+    }
 }
 
 /// How a misère outcome was decided; both ways are exact.
@@ -154,6 +164,7 @@ fn bouton(heaps: &[usize]) -> MisereAnalysis {
     MisereAnalysis {
         heaps: heaps.to_vec(),
         outcome,
+        winning_move_count: winning_moves.len() as u64,
         winning_moves,
         method: Method::Bouton,
     }
@@ -375,6 +386,7 @@ pub fn analyze_by_forms(rule: &Rule, heaps: &[usize], limit: usize) -> Option<Mi
     Some(MisereAnalysis {
         heaps: heaps.to_vec(),
         outcome,
+        winning_move_count: winning_moves.len() as u64,
         winning_moves,
         method: if tame.is_some() {
             Method::TameGenus { forms: built }
@@ -430,6 +442,7 @@ pub fn analyze_by_search(
     Ok(MisereAnalysis {
         heaps: heaps.to_vec(),
         outcome,
+        winning_move_count: winning_moves.len() as u64,
         winning_moves,
         method: Method::Search {
             positions: search.memo.len(),

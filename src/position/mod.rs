@@ -58,9 +58,12 @@ pub struct Analysis {
     pub nim_sum: u32,
     /// P when the nim-sum is 0, otherwise N.
     pub outcome: Outcome,
-    /// Every winning move, by heap index then by the heaps left; each resulting position listed
-    /// once (a move in a heap equal to an earlier one is listed for the earlier one only).
+    /// The winning moves, by heap index then by the heaps left; each resulting position listed
+    /// once (a move in a heap equal to an earlier one is listed for the earlier one only). All
+    /// of them, or the first ones when the analysis was asked to list fewer.
     pub winning_moves: Vec<WinningMove>,
+    /// How many winning moves there are, listed or not.
+    pub winning_move_count: u64,
 }
 
 /// Why a position cannot be analysed.
@@ -163,6 +166,17 @@ pub fn analyze(
     heaps: &[usize],
     values: &impl GrundyValues,
 ) -> Result<Analysis, PositionError> {
+    analyze_listing(rule, heaps, values, usize::MAX)
+}
+
+/// [`analyze`], keeping only the first `max_moves` winning moves (all are counted): a sum of
+/// thousands of large heaps can have millions.
+pub fn analyze_listing(
+    rule: &Rule,
+    heaps: &[usize],
+    values: &impl GrundyValues,
+    max_moves: usize,
+) -> Result<Analysis, PositionError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if max >= values.len() {
         return Err(PositionError::ValuesTooShort {
@@ -174,6 +188,7 @@ pub fn analyze(
     let nim_sum = heap_values.iter().fold(0, |s, &v| s ^ v);
     let outcome = if nim_sum == 0 { Outcome::P } else { Outcome::N };
     let mut winning_moves = Vec::new();
+    let mut winning_move_count = 0u64;
     if outcome == Outcome::N {
         let moves = rule.moves(max);
         let mut sizes_seen = std::collections::HashSet::new();
@@ -182,11 +197,11 @@ pub fn analyze(
                 continue; // the same resulting positions as from the earlier equal heap
             }
             let target = nim_sum ^ g;
-            let first = winning_moves.len();
+            let mut mine = Vec::new();
             for_each_option(&moves, h, |to| {
                 let v = to.iter().fold(0, |s, &x| s ^ values.get(x));
                 if v == target {
-                    winning_moves.push(WinningMove {
+                    mine.push(WinningMove {
                         heap_index: i,
                         from: h,
                         to: to.to_vec(),
@@ -195,10 +210,11 @@ pub fn analyze(
             });
             // Each option is produced once already; sorting and deduplicating keeps that promise
             // independent of the enumeration.
-            let mut mine = winning_moves.split_off(first);
             mine.sort_unstable();
             mine.dedup();
-            winning_moves.extend(mine);
+            winning_move_count += mine.len() as u64;
+            let room = max_moves.saturating_sub(winning_moves.len());
+            winning_moves.extend(mine.into_iter().take(room));
         }
     }
     Ok(Analysis {
@@ -207,6 +223,7 @@ pub fn analyze(
         nim_sum,
         outcome,
         winning_moves,
+        winning_move_count,
     })
 }
 
@@ -281,9 +298,27 @@ mod tests {
                 to: vec![1]
             }]
         );
+        assert_eq!(a.winning_move_count, 1);
         let p = analyze(&rule, &[1, 2, 3], &values).unwrap();
         assert_eq!(p.outcome, Outcome::P);
         assert!(p.winning_moves.is_empty());
         assert!(analyze(&rule, &[8], &values).is_err());
+    }
+
+    /// Listing fewer moves keeps the first ones of the full list and still counts them all.
+    #[test]
+    fn listing_fewer_moves() {
+        let rule = Rule::parse("kayles").unwrap();
+        let values = compute(&rule, 60, EngineKind::Exact).unwrap();
+        let heaps = [40, 13, 40, 59, 7];
+        let all = analyze(&rule, &heaps, &values).unwrap();
+        assert!(all.winning_moves.len() > 3, "{:?}", all.winning_moves);
+        assert_eq!(all.winning_move_count, all.winning_moves.len() as u64);
+        for max in [0, 1, 3, all.winning_moves.len(), usize::MAX] {
+            let some = analyze_listing(&rule, &heaps, &values, max).unwrap();
+            let n = max.min(all.winning_moves.len());
+            assert_eq!(some.winning_moves, all.winning_moves[..n], "{max}");
+            assert_eq!(some.winning_move_count, all.winning_move_count, "{max}");
+        }
     }
 }

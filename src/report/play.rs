@@ -35,6 +35,7 @@ struct NormalJson<'a> {
     values: &'a [u32],
     nim_sum: u32,
     outcome: &'static str,
+    winning_move_count: u64,
     winning_moves: Vec<MoveJson<'a>>,
 }
 
@@ -44,6 +45,7 @@ struct MisereJson<'a> {
     play: &'static str,
     heaps: &'a [usize],
     outcome: &'static str,
+    winning_move_count: u64,
     winning_moves: Vec<MoveJson<'a>>,
     method: &'static str,
     positions_searched: Option<usize>,
@@ -60,6 +62,7 @@ pub fn write_play_json<W: Write>(out: W, rule: &Rule, a: &Analysis) -> io::Resul
             values: &a.values,
             nim_sum: a.nim_sum,
             outcome: a.outcome.letter(),
+            winning_move_count: a.winning_move_count,
             winning_moves: moves_json(&a.winning_moves),
         },
     )
@@ -74,6 +77,7 @@ pub fn write_misere_json<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
             play: "misere",
             heaps: &a.heaps,
             outcome: a.outcome.letter(),
+            winning_move_count: a.winning_move_count,
             winning_moves: moves_json(&a.winning_moves),
             method: method_name(a.method),
             positions_searched: match a.method {
@@ -108,11 +112,10 @@ fn outcome_text(letter: &str) -> &'static str {
     }
 }
 
-fn write_moves<W: Write>(out: &mut W, moves: &[WinningMove]) -> io::Result<()> {
+fn write_moves<W: Write>(out: &mut W, moves: &[WinningMove], count: u64) -> io::Result<()> {
     writeln!(
         out,
-        "winning moves {} (heap index: heap -> heaps left)",
-        moves.len()
+        "winning moves {count} (heap index: heap -> heaps left)"
     )?;
     for m in moves {
         let to = if m.to.is_empty() {
@@ -121,6 +124,14 @@ fn write_moves<W: Write>(out: &mut W, moves: &[WinningMove]) -> io::Result<()> {
             join(&m.to)
         };
         writeln!(out, "  #{}: {} -> {}", m.heap_index, m.from, to)?;
+    }
+    let unlisted = count - moves.len() as u64;
+    if unlisted > 0 {
+        writeln!(
+            out,
+            "  ... and {unlisted} more (--max-moves {})",
+            moves.len()
+        )?;
     }
     Ok(())
 }
@@ -134,7 +145,7 @@ pub fn write_play_text<W: Write>(out: W, rule: &Rule, a: &Analysis) -> io::Resul
     writeln!(out, "values        {}", join(&a.values))?;
     writeln!(out, "nim-sum       {}", a.nim_sum)?;
     writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;
-    write_moves(&mut out, &a.winning_moves)?;
+    write_moves(&mut out, &a.winning_moves, a.winning_move_count)?;
     out.flush()
 }
 
@@ -164,6 +175,6 @@ pub fn write_misere_text<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
         )?,
     }
     writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;
-    write_moves(&mut out, &a.winning_moves)?;
+    write_moves(&mut out, &a.winning_moves, a.winning_move_count)?;
     out.flush()
 }
