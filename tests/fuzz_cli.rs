@@ -48,6 +48,7 @@ const FLAGS: &[&str] = &[
     "--checkpoint",
     "--bfile-terms",
     "--search-limit",
+    "--max-moves",
     "--max-forms",
     "--max-shift",
     "--acyclic",
