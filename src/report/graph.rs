@@ -35,8 +35,10 @@ pub fn write_graph_text<W: Write>(out: W, g: &Graph, a: &Analysis) -> io::Result
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let dup = match g.duplicate_edges() {
         0 => String::new(),
-        1 => " (1 repeated move ignored)".to_string(),
-        d => format!(" ({d} repeated moves ignored)"),
+        d => format!(
+            " ({} ignored)",
+            counted(d, "repeated move", "repeated moves")
+        ),
     };
     writeln!(
         out,
