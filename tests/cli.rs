@@ -366,7 +366,7 @@ fn summary_statistics_match_counting() {
         let rare = |m: u32| {
             values
                 .iter()
-                .filter(|&&v| (v & m).count_ones() % 2 == 0)
+                .filter(|&&v| (v & m).count_ones().is_multiple_of(2))
                 .count()
         };
         let best = (1..(1u32 << bits.max(1)))

@@ -312,7 +312,7 @@ fn check_conditions(g: &Graph, values: &[Value]) {
             Value::Finite(m) => {
                 assert_eq!(*m, mex, "vertex {u}: value is not the mex");
                 for &w in g.followers(u) {
-                    let big = finite(&values[w as usize]).map_or(true, |x| x > *m);
+                    let big = finite(&values[w as usize]).is_none_or(|x| x > *m);
                     if big {
                         assert!(
                             g.followers(w)

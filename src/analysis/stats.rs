@@ -92,7 +92,7 @@ pub fn rare_mask(counts: &[u64], len: u64) -> (u32, u64) {
 /// Is `v` rare for `mask`?
 #[inline(always)]
 pub fn is_rare(v: u32, mask: u32) -> bool {
-    (v & mask).count_ones() % 2 == 0
+    (v & mask).count_ones().is_multiple_of(2)
 }
 
 /// The statistics of a whole sequence, as the summaries report them.

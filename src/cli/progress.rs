@@ -53,7 +53,7 @@ impl Bar {
         let Some(bar) = &self.bar else { return };
         if self
             .rare_at
-            .map_or(true, |t| t.elapsed() >= Duration::from_secs(1))
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1))
         {
             self.rare = histogram.rare_mask().1;
             self.rare_at = Some(Instant::now());

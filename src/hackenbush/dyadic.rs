@@ -126,8 +126,8 @@ pub fn simplest_between(lo: Option<Dyadic>, hi: Option<Dyadic>) -> Option<Dyadic
             return None;
         }
     }
-    let above = |x: Dyadic, bound: Option<Dyadic>| bound.map_or(true, |b| x > b);
-    let below = |x: Dyadic, bound: Option<Dyadic>| bound.map_or(true, |b| x < b);
+    let above = |x: Dyadic, bound: Option<Dyadic>| bound.is_none_or(|b| x > b);
+    let below = |x: Dyadic, bound: Option<Dyadic>| bound.is_none_or(|b| x < b);
     if above(Dyadic::ZERO, lo) && below(Dyadic::ZERO, hi) {
         return Some(Dyadic::ZERO);
     }

@@ -125,7 +125,7 @@ impl Rule {
         if !tail.is_empty() {
             let len = tail.len();
             let period = (1..=len)
-                .find(|&p| len % p == 0 && (p..len).all(|i| tail[i] == tail[i - p]))
+                .find(|&p| len.is_multiple_of(p) && (p..len).all(|i| tail[i] == tail[i - p]))
                 .unwrap_or(len);
             tail.truncate(period);
             // 0.3[3] is 0.[3]: rotate the tail backwards over equal digits, keeping d0 apart.

@@ -109,10 +109,7 @@ pub fn games(text: &str) -> Result<Vec<Game>, PatternError> {
 pub fn expand(pattern: &str) -> Result<Vec<Game>, PatternError> {
     let pattern = pattern.trim();
     let wildcards = pattern.matches('?').count() as u32;
-    if 8usize
-        .checked_pow(wildcards)
-        .map_or(true, |n| n > MAX_GAMES)
-    {
+    if 8usize.checked_pow(wildcards).is_none_or(|n| n > MAX_GAMES) {
         return Err(PatternError::TooMany {
             pattern: pattern.to_string(),
             wildcards,

@@ -516,7 +516,7 @@ impl Table {
         }
         let count = t.sb.count;
         verify_chunks(&t.path, t.values(), &t.meta.crcs, 0, count)?;
-        if count % CRC_CHUNK != 0 {
+        if !count.is_multiple_of(CRC_CHUNK) {
             t.meta.crcs.pop();
             let a = count / CRC_CHUNK * CRC_CHUNK;
             let mut h = crc32fast::Hasher::new();
@@ -606,7 +606,7 @@ impl Table {
     fn snapshot(&self) -> Meta {
         let mut m = self.meta.clone();
         m.count = self.pending;
-        if self.pending % CRC_CHUNK != 0 {
+        if !self.pending.is_multiple_of(CRC_CHUNK) {
             m.crcs.push(self.partial.clone().finalize());
         }
         m
@@ -623,7 +623,7 @@ impl Table {
             let stop = end.min((at / CRC_CHUNK + 1) * CRC_CHUNK);
             self.partial
                 .update(&bytes[((at - start) * w) as usize..((stop - start) * w) as usize]);
-            if stop % CRC_CHUNK == 0 {
+            if stop.is_multiple_of(CRC_CHUNK) {
                 let h = std::mem::take(&mut self.partial);
                 self.meta.crcs.push(h.finalize());
             }
@@ -882,7 +882,7 @@ impl Table {
             ..self.sb.clone()
         };
         // `snapshot` adds the partial chunk's CRC from `partial`: keep it out of `crcs` here.
-        if count % CRC_CHUNK != 0 {
+        if !count.is_multiple_of(CRC_CHUNK) {
             self.meta.crcs.pop();
             let a = count / CRC_CHUNK * CRC_CHUNK;
             let bytes = self.values().bytes(a as usize, count as usize).to_vec();
