@@ -16,23 +16,39 @@ pub enum Isa {
     Portable,
     /// x86-64 with AVX2 and BMI2, detected at run time.
     Avx2,
+    /// x86-64 with AVX2 and the AVX-512 extensions of Ice Lake and Zen 4 (F, BW, VL, VBMI,
+    /// VBMI2, BITALG), detected at run time. Processors with only the first AVX-512 extensions
+    /// (Skylake-X, Cascade Lake) run [`Isa::Avx2`].
+    Avx512,
 }
 
 impl Isa {
     /// The best instruction set of this processor, unless the environment variable
-    /// `NIMSEQ_ISA=portable` asks for the portable loops (for comparisons and debugging).
+    /// `NIMSEQ_ISA` asks for a lesser one (`portable` or `avx2`, for comparisons and debugging).
     pub fn detect() -> Isa {
-        if std::env::var_os("NIMSEQ_ISA").is_some_and(|v| v == "portable") {
-            return Isa::Portable;
+        let best = Isa::best();
+        match std::env::var_os("NIMSEQ_ISA") {
+            Some(v) if v == "portable" => Isa::Portable,
+            Some(v) if v == "avx2" && best != Isa::Portable => Isa::Avx2,
+            _ => best,
         }
-        Isa::best()
     }
 
     /// The best instruction set of this processor.
     fn best() -> Isa {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") {
+            use std::is_x86_feature_detected as has;
+            if has!("avx2") && has!("bmi2") {
+                if has!("avx512f")
+                    && has!("avx512bw")
+                    && has!("avx512vl")
+                    && has!("avx512vbmi")
+                    && has!("avx512vbmi2")
+                    && has!("avx512bitalg")
+                {
+                    return Isa::Avx512;
+                }
                 return Isa::Avx2;
             }
         }
@@ -41,11 +57,16 @@ impl Isa {
 
     /// Every instruction set this processor can run, the portable one first (for tests).
     pub fn available() -> Vec<Isa> {
-        let mut all = vec![Isa::Portable];
-        if Isa::best() == Isa::Avx2 {
-            all.push(Isa::Avx2);
+        match Isa::best() {
+            Isa::Portable => vec![Isa::Portable],
+            Isa::Avx2 => vec![Isa::Portable, Isa::Avx2],
+            Isa::Avx512 => vec![Isa::Portable, Isa::Avx2, Isa::Avx512],
         }
-        all
+    }
+
+    /// Whether the AVX2 loops may run (every set but the portable one includes AVX2).
+    pub(super) fn has_avx2(self) -> bool {
+        self != Isa::Portable
     }
 }
 
@@ -156,7 +177,7 @@ pub(super) fn mark_pairs<T: Cell>(
         row.len().is_power_of_two() && hi <= left.len() && hi <= rr + 1 && rr - lo < right.len()
     );
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx2 {
+    if isa.has_avx2() {
         if let (Some(l), Some(r)) = (cast::<T, u8>(left), cast::<T, u8>(right)) {
             // SAFETY: AVX2 is there (Isa::Avx2); bounds checked above.
             return unsafe { avx2::mark_pairs_u8(row, l, r, rr, lo, hi) };
@@ -283,8 +304,10 @@ pub(super) struct Targets<T> {
     low: u32,
     /// Where the key of each value is in `keys`: byte index × 256 + bit.
     slots: Vec<u16>,
-    /// The set of keys of the targets: byte `16 * (k >> 7) + (k & 15)`, bit `(k >> 4) & 7`.
-    keys: [u8; 32],
+    /// The set of keys of the targets: key `k` is bit `(k >> 4) & 7` of byte
+    /// `16 * (k >> 7) + (k & 15)` (the layout of the AVX2 nibble lookups); with [`Isa::Avx512`]
+    /// the set of the targets themselves, value `v` bit `v & 7` of byte `v >> 3`.
+    keys: [u8; 64],
     /// How chunks of pairs are tested.
     isa: Isa,
 }
@@ -310,13 +333,18 @@ impl<T: Cell> Targets<T> {
                 (0..width as u32)
                     .map(|v| {
                         let k = (v & low) | ((v >> 1) & !low);
-                        (16 * (k >> 7) + (k & 15)) as u16 * 256 + (1 << ((k >> 4) & 7))
+                        let (byte, bit) = if isa == Isa::Avx512 {
+                            (v >> 3, v & 7)
+                        } else {
+                            (16 * (k >> 7) + (k & 15), (k >> 4) & 7)
+                        };
+                        byte as u16 * 256 + (1 << bit)
                     })
                     .collect()
             } else {
                 Vec::new()
             },
-            keys: [0; 32],
+            keys: [0; 64],
             isa,
         }
     }
@@ -359,7 +387,7 @@ impl<T: Cell> Targets<T> {
         }
         self.need = 0;
         self.listed = false;
-        self.keys = [0; 32];
+        self.keys = [0; 64];
     }
 
     /// Targets not yet met.
@@ -466,9 +494,11 @@ fn map_bits<T: Cell>(x: &[T; LANES], map: &[u8]) -> u32 {
     bits
 }
 
-/// Scans the pairs `left[a] ^ right[rr − a]` for `a` in `lo..hi`, ascending; every target met is
-/// marked in `row` and removed. Returns the `a` after the pair that met the last target, or
-/// `None` when the range ends first. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and
+/// Scans the pairs `left[a] ^ right[rr − a]` for `a` in `lo..hi`; every target met is marked in
+/// `row` and removed. Returns `Some(b)` once every target is met: every pair before `b` (≤ `hi`)
+/// has been looked at, and `b` is at most a few chunks past the pair that met the last target
+/// (exactly that pair's successor on the portable and AVX2 loops). `None` when the range ends
+/// first. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and
 /// `rr − lo < right.len()`.
 #[inline(always)]
 pub(super) fn scan<T: Cell>(
@@ -482,6 +512,26 @@ pub(super) fn scan<T: Cell>(
 ) -> Option<usize> {
     debug_assert!(tg.need > 0);
     assert!(hi <= left.len() && hi <= rr + 1 && (lo >= hi || rr - lo < right.len()));
+    #[cfg(target_arch = "x86_64")]
+    if tg.isa == Isa::Avx512 && tg.keyed() {
+        if let (Some(l), Some(r), Some(t)) = (
+            cast::<T, u8>(left),
+            cast::<T, u8>(right),
+            cast_mut::<T, u8>(tg),
+        ) {
+            // SAFETY: Isa::Avx512 is only chosen when the processor has its extensions; bounds
+            // checked above.
+            return unsafe { avx512::scan_u8(row, t, l, r, rr, lo, hi) };
+        }
+        if let (Some(l), Some(r), Some(t)) = (
+            cast::<T, u16>(left),
+            cast::<T, u16>(right),
+            cast_mut::<T, u16>(tg),
+        ) {
+            // SAFETY: as above.
+            return unsafe { avx512::scan_u16(row, t, l, r, rr, lo, hi) };
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     if tg.isa == Isa::Avx2 && tg.keyed() {
         if let (Some(l), Some(r), Some(t)) = (
@@ -572,8 +622,8 @@ mod avx2 {
     /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn key_hits(k: __m256i, keys: &[u8; 32]) -> u32 {
-        // SAFETY: the loads read 16 bytes each of a 32-byte array.
+    fn key_hits(k: __m256i, keys: &[u8; 64]) -> u32 {
+        // SAFETY: the loads read 16 bytes each of the first 32 bytes of the array.
         let (lo_t, hi_t) = unsafe {
             (
                 _mm256_broadcastsi128_si256(_mm_loadu_si128(keys.as_ptr() as *const __m128i)),
@@ -777,7 +827,7 @@ mod avx2 {
         lo: usize,
         hi: usize,
     ) -> Option<usize> {
-        let chunk = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
+        let chunk = |a: usize, set: &[u8; 64], xs: &mut [u16; 32]| {
             // SAFETY: as in mark_pairs_u8.
             let x = unsafe { pairs_u8(left, right, rr, a) };
             let bits = key_hits(x, set);
@@ -810,7 +860,7 @@ mod avx2 {
                 _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
             )
         };
-        let chunk = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
+        let chunk = |a: usize, set: &[u8; 64], xs: &mut [u16; 32]| {
             // SAFETY: as in mark_pairs_u8.
             let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
             // Packing interleaves the 128-bit halves; the permutation puts the keys in order.
@@ -822,6 +872,233 @@ mod avx2 {
             bits
         };
         scan_loop!(row, tg, left, right, rr, lo, hi, chunk)
+    }
+}
+
+/// The scan with AVX-512 (Ice Lake / Zen 4 extensions): 64 pairs at a time, each value looked up
+/// in the set of targets (512 bits, in a register) with one byte permutation, the values that
+/// hit packed into a buffer without a branch (`vpcompress`), and the buffer met after each chunk
+/// at first (while targets are many, most chunks hold some) and after a batch of chunks later.
+/// A chunk that holds a target costs no mispredicted branch; the price is that the scan may stop
+/// up to a batch after the last target was met.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{scan_tail, Cell, Targets};
+    use std::arch::x86_64::*;
+
+    /// Chunks of 64 pairs between two looks at the hits, once the first few chunks are done.
+    const BATCH: usize = 4;
+    /// Chunks met one by one at the start of a scan.
+    const FIRST: usize = 4;
+
+    /// Lanes of the 64 values whose bytes `idx` (value >> 3, bits 6 and 7 ignored) and `low`
+    /// (value & 7 in bits 0–2, other bits ignored) are given, that are in the 512-bit `set`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn set_hits(idx: __m512i, low: __m512i, set: __m512i) -> u64 {
+        let byte = _mm512_permutexvar_epi8(idx, set);
+        let pow2 = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let bit = _mm512_shuffle_epi8(pow2, _mm512_and_si512(low, _mm512_set1_epi8(7)));
+        _mm512_test_epi8_mask(byte, bit)
+    }
+
+    /// `set` without the values `found`, which are marked in `row` and taken out of the map of
+    /// `tg`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn meet_found<T: Cell>(
+        tg: &mut Targets<T>,
+        set: __m512i,
+        found: &[T],
+        row: &mut [u8],
+    ) -> __m512i {
+        let wmask = tg.map.len() - 1;
+        let one = _mm512_set1_epi64(1);
+        let base = _mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
+        let mut set = set;
+        for &v in found {
+            let v = v.get() as usize & wmask;
+            tg.map[v] = 0;
+            row[v] = 1;
+            // Bit v of the 512: 1 << (v − 64j) in word j, nothing in the others (shifts by a
+            // negative count, read as a huge one, give 0).
+            let shifts = _mm512_sub_epi64(_mm512_set1_epi64(v as i64), base);
+            set = _mm512_andnot_si512(_mm512_sllv_epi64(one, shifts), set);
+        }
+        set
+    }
+
+    /// Writes the set back to `tg` and counts the targets left.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn store_set<T>(tg: &mut Targets<T>, set: __m512i) {
+        // SAFETY: writes the 64 bytes of the set.
+        unsafe { _mm512_storeu_si512(tg.keys.as_mut_ptr() as *mut __m512i, set) };
+        tg.need = tg
+            .keys
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")).count_ones() as usize)
+            .sum();
+        // The list, if one was made, may hold values met here: make it again when needed.
+        tg.listed = false;
+    }
+
+    /// The scan loop: `$chunk(a, set, found)` looks at the 64 pairs from `a` on, writes the
+    /// values that hit to `found` and returns how many.
+    macro_rules! scan_loop {
+        ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $found:ident, $chunk:ident) => {{
+            // SAFETY: reads the 64 bytes of the set.
+            let mut set = unsafe { _mm512_loadu_si512($tg.keys.as_ptr() as *const __m512i) };
+            let mut a = $lo;
+            let mut chunks = 0;
+            while a + 64 <= $hi {
+                let batch = if chunks < FIRST { 1 } else { BATCH };
+                let mut len = 0;
+                for _ in 0..batch {
+                    if a + 64 > $hi {
+                        break;
+                    }
+                    len += $chunk(a, set, &mut $found[len..]);
+                    a += 64;
+                    chunks += 1;
+                }
+                if len > 0 {
+                    set = meet_found($tg, set, &$found[..len], $row);
+                    if _mm512_test_epi64_mask(set, set) == 0 {
+                        store_set($tg, set);
+                        return Some(a);
+                    }
+                }
+            }
+            store_set($tg, set);
+            scan_tail($row, $tg, $left, $right, $rr, a, $hi)
+        }};
+    }
+
+    /// The values `left[a + i] ^ right[rr − a − i]`, `i < 64`, of byte cells.
+    ///
+    /// # Safety
+    /// `a + 64 ≤ left.len()`, `a + 63 ≤ rr < right.len() + a`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn pairs_u8(left: &[u8], right: &[u8], rr: usize, a: usize) -> __m512i {
+        let rev = _mm512_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45,
+            46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+        );
+        // SAFETY: the caller keeps both 64-byte loads in bounds.
+        unsafe {
+            let l = _mm512_loadu_si512(left.as_ptr().add(a) as *const __m512i);
+            let r = _mm512_loadu_si512(right.as_ptr().add(rr - a - 63) as *const __m512i);
+            _mm512_xor_si512(l, _mm512_permutexvar_epi8(rev, r))
+        }
+    }
+
+    /// The values of pairs `a .. a + 31` and `a + 32 .. a + 63` of 16-bit cells.
+    ///
+    /// # Safety
+    /// As [`pairs_u8`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn pairs_u16(left: &[u16], right: &[u16], rr: usize, a: usize) -> (__m512i, __m512i) {
+        let rev = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        // SAFETY: the caller keeps the four 64-byte loads in bounds.
+        unsafe {
+            let l0 = _mm512_loadu_si512(left.as_ptr().add(a) as *const __m512i);
+            let l1 = _mm512_loadu_si512(left.as_ptr().add(a + 32) as *const __m512i);
+            let r0 = _mm512_loadu_si512(right.as_ptr().add(rr - a - 31) as *const __m512i);
+            let r1 = _mm512_loadu_si512(right.as_ptr().add(rr - a - 63) as *const __m512i);
+            (
+                _mm512_xor_si512(l0, _mm512_permutexvar_epi16(rev, r0)),
+                _mm512_xor_si512(l1, _mm512_permutexvar_epi16(rev, r1)),
+            )
+        }
+    }
+
+    /// [`super::scan`] over byte values.
+    ///
+    /// # Safety
+    /// The processor must have the extensions of [`super::Isa::Avx512`]; `hi ≤ left.len()`,
+    /// `hi ≤ rr + 1`, `rr − lo < right.len()`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt")]
+    pub(super) unsafe fn scan_u8(
+        row: &mut [u8],
+        tg: &mut Targets<u8>,
+        left: &[u8],
+        right: &[u8],
+        rr: usize,
+        lo: usize,
+        hi: usize,
+    ) -> Option<usize> {
+        let chunk = |a: usize, set: __m512i, out: &mut [u8]| {
+            assert!(out.len() >= 64);
+            // SAFETY: a + 64 ≤ hi ≤ left.len(); rr − a − 63 ≥ rr + 1 − hi ≥ 0.
+            let x = unsafe { pairs_u8(left, right, rr, a) };
+            // Values below 256: the set's low half, in both halves, so that the bits the 16-bit
+            // shift brings into bit 5 of the index do not matter.
+            let set = _mm512_broadcast_i64x4(_mm512_castsi512_si256(set));
+            let hits = set_hits(_mm512_srli_epi16(x, 3), x, set);
+            // SAFETY: out holds 64 bytes (checked above).
+            unsafe {
+                _mm512_storeu_si512(
+                    out.as_mut_ptr() as *mut __m512i,
+                    _mm512_maskz_compress_epi8(hits, x),
+                );
+            }
+            hits.count_ones() as usize
+        };
+        let mut found = [0u8; (BATCH + 1) * 64];
+        scan_loop!(row, tg, left, right, rr, lo, hi, found, chunk)
+    }
+
+    /// [`super::scan`] over 16-bit values below 512.
+    ///
+    /// # Safety
+    /// As [`scan_u8`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt")]
+    pub(super) unsafe fn scan_u16(
+        row: &mut [u8],
+        tg: &mut Targets<u16>,
+        left: &[u16],
+        right: &[u16],
+        rr: usize,
+        lo: usize,
+        hi: usize,
+    ) -> Option<usize> {
+        // The low bytes of the 64 words of two registers.
+        let evens = _mm512_set_epi8(
+            126, 124, 122, 120, 118, 116, 114, 112, 110, 108, 106, 104, 102, 100, 98, 96, 94, 92,
+            90, 88, 86, 84, 82, 80, 78, 76, 74, 72, 70, 68, 66, 64, 62, 60, 58, 56, 54, 52, 50, 48,
+            46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2,
+            0,
+        );
+        let chunk = |a: usize, set: __m512i, out: &mut [u16]| {
+            assert!(out.len() >= 64);
+            // SAFETY: as in scan_u8.
+            let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
+            // Values below 512: value >> 3 is below 64, a byte index into the set.
+            let idx =
+                _mm512_permutex2var_epi8(_mm512_srli_epi16(x0, 3), evens, _mm512_srli_epi16(x1, 3));
+            let hits = set_hits(idx, _mm512_permutex2var_epi8(x0, evens, x1), set);
+            let (h0, h1) = (hits as u32, (hits >> 32) as u32);
+            let n0 = h0.count_ones() as usize;
+            // SAFETY: out holds 64 values (checked above), n0 ≤ 32.
+            unsafe {
+                let p = out.as_mut_ptr();
+                _mm512_storeu_si512(p as *mut __m512i, _mm512_maskz_compress_epi16(h0, x0));
+                _mm512_storeu_si512(
+                    p.add(n0) as *mut __m512i,
+                    _mm512_maskz_compress_epi16(h1, x1),
+                );
+            }
+            n0 + h1.count_ones() as usize
+        };
+        let mut found = [0u16; (BATCH + 1) * 64];
+        scan_loop!(row, tg, left, right, rr, lo, hi, found, chunk)
     }
 }
 
@@ -885,16 +1162,43 @@ mod tests {
         }
     }
 
-    /// The vector scan (keys of values below 256, and of values below 512 with a mask bit
-    /// taken out) stops where the portable one does and marks the same values.
+    /// What a scan did: where it stopped (`None` when there was nothing to look for), the row
+    /// and the targets left.
+    type Scanned = (Option<Option<usize>>, Vec<u8>, usize);
+
+    /// `got` (a scan on some instruction set) agrees with `want` (the portable scan): the same
+    /// marks and targets left, and a stop no earlier than the portable one, within `hi` and
+    /// within a few chunks of it (the AVX-512 scan meets its hits in batches).
+    fn agrees(got: &Scanned, want: &Scanned, hi: usize) -> bool {
+        let stops = match (got.0, want.0) {
+            (Some(Some(g)), Some(Some(w))) => g >= w && g <= hi && g - w <= 5 * 64,
+            (g, w) => g == w,
+        };
+        stops && got.1 == want.1 && got.2 == want.2
+    }
+
+    /// The vector scans (AVX2: keys of values below 256, and of values below 512 with a mask
+    /// bit taken out; AVX-512: the values below 512 themselves) meet the same targets as the
+    /// portable one and stop where it does (AVX-512: a little later).
     #[test]
     fn scans_agree_on_every_instruction_set() {
         let mut next = rng(11);
-        for round in 0..300 {
+        for round in 0..600 {
             let width = [64usize, 256, 512][round % 3];
             let mask = 1 + (next() % (width as u64 - 1)) as u32;
-            let n = 300 + (next() % 700) as usize;
-            let vals: Vec<u16> = (0..n).map(|_| (next() % width as u64) as u16).collect();
+            let n = 300 + (next() % [700, 4000][round % 2]) as usize;
+            // Every other round, values mostly from a few: some targets then take long to meet.
+            let skew = round % 4 >= 2;
+            let vals: Vec<u16> = (0..n)
+                .map(|_| {
+                    let v = next() % width as u64;
+                    (if skew && !next().is_multiple_of(64) {
+                        v % 16
+                    } else {
+                        v
+                    }) as u16
+                })
+                .collect();
             let bytes: Vec<u8> = vals.iter().map(|&v| (v & 255) as u8).collect();
             let rr = n - 1 - (next() % 50) as usize;
             let lo = 1 + (next() % 40) as usize;
@@ -905,7 +1209,7 @@ mod tests {
             }
             let rare: Vec<u8> = (0..width as u32)
                 .map(|v| {
-                    if (v & mask).count_ones() % 2 == 0 {
+                    if (v & mask).count_ones().is_multiple_of(2) {
                         0xFF
                     } else {
                         0
@@ -913,7 +1217,7 @@ mod tests {
                 })
                 .collect();
             let end = (next() % width as u64) as usize;
-            let run = |isa: Isa| {
+            let run = |isa: Isa| -> Scanned {
                 let mut r = row.clone();
                 let mut tg = Targets::<u16>::new(width, mask, isa);
                 tg.set_open(&r, &rare, end);
@@ -922,10 +1226,16 @@ mod tests {
             };
             let want = run(Isa::Portable);
             for isa in Isa::available() {
-                assert_eq!(run(isa), want, "u16, {isa:?}, width {width}, mask {mask:x}");
+                let got = run(isa);
+                assert!(
+                    agrees(&got, &want, hi),
+                    "u16, {isa:?}, width {width}, mask {mask:x}: {:?} against {:?}",
+                    got.0,
+                    want.0
+                );
             }
             if width <= 256 {
-                let run8 = |isa: Isa| {
+                let run8 = |isa: Isa| -> Scanned {
                     let mut r = row.clone();
                     let mut tg = Targets::<u8>::new(width, mask, isa);
                     tg.set_open(&r, &rare, end);
@@ -934,7 +1244,8 @@ mod tests {
                     (stop, r, tg.need())
                 };
                 for isa in Isa::available() {
-                    assert_eq!(run8(isa), want, "u8, {isa:?}, width {width}");
+                    let got = run8(isa);
+                    assert!(agrees(&got, &want, hi), "u8, {isa:?}, width {width}");
                 }
             }
         }

@@ -493,7 +493,7 @@ impl Part {
 /// The largest `a` of the pairs `(a, r − a)` of a split of `r`.
 #[inline(always)]
 fn last_pair(r: usize, unequal: bool) -> usize {
-    if unequal && r % 2 == 0 {
+    if unequal && r.is_multiple_of(2) {
         r / 2 - 1
     } else {
         r / 2
@@ -646,12 +646,28 @@ impl Sparse {
         n0: usize,
         part: Part,
     ) {
+        // SAFETY (both calls): the engine is only built with an instruction set the processor
+        // has (checked in `with_isa`).
         #[cfg(target_arch = "x86_64")]
-        if self.isa == Isa::Avx2 {
-            // SAFETY: the engine is only built with Isa::Avx2 when the processor has AVX2 and
-            // BMI2 (checked in `with_isa`).
-            return unsafe { self.far_chunk_avx2(rows, scans, vals, n0, part) };
+        match self.isa {
+            Isa::Avx512 => return unsafe { self.far_chunk_avx512(rows, scans, vals, n0, part) },
+            Isa::Avx2 => return unsafe { self.far_chunk_avx2(rows, scans, vals, n0, part) },
+            Isa::Portable => {}
         }
+        self.far_chunk_impl(rows, scans, vals, n0, part)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn far_chunk_avx512<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        scans: &mut [FarScan],
+        vals: &[T],
+        n0: usize,
+        part: Part,
+    ) {
         self.far_chunk_impl(rows, scans, vals, n0, part)
     }
 
@@ -723,7 +739,7 @@ impl Sparse {
     ) {
         let stride = self.stride();
         let wmask = self.width - 1;
-        debug_assert!(self.rare_pos.last().map_or(true, |&p| p < part.lim));
+        debug_assert!(self.rare_pos.last().is_none_or(|&p| p < part.lim));
         // Rare positions below `from` pair with heaps from `from` on (the others are marked);
         // later ones with every heap.
         let early = self.rare_pos.partition_point(|&p| p < part.from);
@@ -863,12 +879,27 @@ impl<T: Cell> Finisher<'_, '_, T> {
         block: &mut [T],
         b: usize,
     ) -> Result<Finished, Overflow> {
+        // SAFETY (both calls): the engine is only built with an instruction set the processor
+        // has (checked in `Sparse::with_isa`).
         #[cfg(target_arch = "x86_64")]
-        if self.engine.isa == Isa::Avx2 {
-            // SAFETY: the engine is only built with Isa::Avx2 when the processor has AVX2 and
-            // BMI2 (checked in `Sparse::with_isa`).
-            return unsafe { self.finish_avx2(rows, scans, block, b) };
+        match self.engine.isa {
+            Isa::Avx512 => return unsafe { self.finish_avx512(rows, scans, block, b) },
+            Isa::Avx2 => return unsafe { self.finish_avx2(rows, scans, block, b) },
+            Isa::Portable => {}
         }
+        self.finish_impl(rows, scans, block, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn finish_avx512(
+        &mut self,
+        rows: &mut [u8],
+        scans: &[FarScan],
+        block: &mut [T],
+        b: usize,
+    ) -> Result<Finished, Overflow> {
         self.finish_impl(rows, scans, block, b)
     }
 
@@ -951,7 +982,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 break;
             }
             let r = n - s.take;
-            let skip = (s.unequal && r % 2 == 0).then_some(r / 2);
+            let skip = (s.unequal && r.is_multiple_of(2)).then_some(r / 2);
             // Rare p (all below lim) with q = r − p ≥ lim: p ≤ r − lim (< block length).
             let a = if r >= lim {
                 self.upto[r - lim] as usize
