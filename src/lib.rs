@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod classes;
 pub mod engine;
 pub mod graph;
 pub mod hackenbush;

@@ -31,7 +31,7 @@
 
 use super::kernels::{first_open, mark_columns, mark_pairs, scan, Isa, Targets};
 use super::{value_span, Cell, Executor, Fill, Overflow};
-use crate::analysis::{is_rare, Histogram};
+use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
 
 /// Heaps per block (fewer when values are large).

@@ -7,7 +7,15 @@ use thiserror::Error;
 
 /// An unsigned integer type that can hold Grundy values.
 pub trait Cell:
-    Copy + Default + Send + Sync + Eq + std::ops::BitXor<Output = Self> + std::fmt::Debug + 'static
+    Copy
+    + Default
+    + Send
+    + Sync
+    + Eq
+    + Into<u32>
+    + std::ops::BitXor<Output = Self>
+    + std::fmt::Debug
+    + 'static
 {
     /// Width in bits.
     const BITS: u32;
