@@ -310,6 +310,9 @@ pub(super) struct Targets<T> {
     keys: [u8; 64],
     /// How chunks of pairs are tested.
     isa: Isa,
+    /// Room for the values an AVX-512 scan finds between two looks at them (kept here so
+    /// that a scan does not clear a buffer every time).
+    found: Vec<T>,
 }
 
 impl<T: Cell> Targets<T> {
@@ -346,6 +349,7 @@ impl<T: Cell> Targets<T> {
             },
             keys: [0; 64],
             isa,
+            found: Vec::new(),
         }
     }
 
@@ -966,11 +970,13 @@ mod avx512 {
                     set = meet_found($tg, set, &$found[..len], $row);
                     if _mm512_test_epi64_mask(set, set) == 0 {
                         store_set($tg, set);
+                        $tg.found = $found;
                         return Some(a);
                     }
                 }
             }
             store_set($tg, set);
+            $tg.found = $found;
             scan_tail($row, $tg, $left, $right, $rr, a, $hi)
         }};
     }
@@ -1051,7 +1057,8 @@ mod avx512 {
             }
             hits.count_ones() as usize
         };
-        let mut found = [0u8; (BATCH + 1) * 64];
+        let mut found = std::mem::take(&mut tg.found);
+        found.resize((BATCH + 1) * 64, 0);
         scan_loop!(row, tg, left, right, rr, lo, hi, found, chunk)
     }
 
@@ -1097,7 +1104,8 @@ mod avx512 {
             }
             n0 + h1.count_ones() as usize
         };
-        let mut found = [0u16; (BATCH + 1) * 64];
+        let mut found = std::mem::take(&mut tg.found);
+        found.resize((BATCH + 1) * 64, 0);
         scan_loop!(row, tg, left, right, rr, lo, hi, found, chunk)
     }
 }
