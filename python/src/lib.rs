@@ -245,6 +245,18 @@ fn compute<'py>(
     let interval = Duration::from_secs_f64(checkpoint);
     let s = run_interruptible(py, |progress| {
         api::compute_table(&rule, count, &table, kind, &exec, interval, progress)
+    })
+    .map_err(|e| {
+        if e.is_instance_of::<PyOSError>(py) && e.to_string().contains("being written by another") {
+            // A Table of this process whose values were read holds a shared lock too.
+            PyOSError::new_err(format!(
+                "{}; or a nimseq.Table whose values were read holds it: delete that Table and \
+                 its arrays first",
+                e.value(py)
+            ))
+        } else {
+            e
+        }
     })?;
     json_object(py, &s)
 }

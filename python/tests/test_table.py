@@ -158,3 +158,15 @@ def test_values_are_not_copied_memory_measured(tmp_path, run):
     # A copy would add 64 MiB of anonymous memory; the mapping adds only file-backed pages.
     assert m["summed"] - m["before"] < 8 * 2**20, m
     assert m["peak"] < 2**20, m
+
+
+def test_a_table_being_read_is_not_written(tmp_path):
+    path = tmp_path / "k.nimseq"
+    nimseq.compute("kayles", 1000, table=path)
+    t = nimseq.Table(path)
+    v = t.values  # takes the shared lock
+    with pytest.raises(OSError, match="delete that Table and its arrays first"):
+        nimseq.compute("kayles", 2000, table=path)
+    del t, v
+    gc.collect()
+    assert nimseq.compute("kayles", 2000, table=path)["count"] == 2000
