@@ -91,3 +91,29 @@ def test_values_after_a_proved_period_come_from_it():
     tail = v[1000:]
     assert np.array_equal(tail[34:], tail[:-34])
     assert np.array_equal(v[:3000], nimseq.values("0.07", 3000, engine="exact"))
+
+
+def test_the_gil_is_released_while_the_engine_runs():
+    import threading
+    import time
+
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    try:
+        t0 = time.monotonic()
+        nimseq.values("0.6", 2**18, threads=1)
+        t1 = time.monotonic()
+    finally:
+        done.set()
+        t.join()
+    during = [x for x in ticks if t0 < x < t1]
+    # The other thread ran all along (about every 10 ms), not only before and after.
+    assert t1 - t0 > 0.2 and len(during) >= 0.3 * (t1 - t0) / 0.01, (t1 - t0, len(during))
