@@ -124,13 +124,14 @@ fn count_of(n: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     if let Ok(x) = n.extract::<u64>() {
         return Ok(x);
     }
-    match n.extract::<i128>() {
-        Ok(_) => parse_count(&n.str()?.to_string()).map_err(value_error),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "{name} must be an int or a str such as '2^20', not {}",
-            type_name(n)
-        ))),
+    if n.hasattr("__index__")? {
+        // A negative or huge integer: the command line's message for its digits.
+        return parse_count(&n.call_method0("__index__")?.str()?.to_string()).map_err(value_error);
     }
+    Err(PyTypeError::new_err(format!(
+        "{name} must be an int or a str such as '2^20', not {}",
+        type_name(n)
+    )))
 }
 
 fn engine_of(engine: &str) -> PyResult<EngineKind> {
