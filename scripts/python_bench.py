@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures the Python package against the binary (results/python.md).
 
-    python scripts/python_bench.py time [GAME] [N] [RUNS]   nimseq.values / summary vs `nimseq compute`
+    python scripts/python_bench.py time [GAME] [N] [RUNS] [THREADS]   values / summary vs `compute`
     python scripts/python_bench.py memory TABLE             opening and reading a large table
 
 Needs the package installed (pip install .) and target/release/nimseq (cargo build --release).
@@ -23,17 +23,20 @@ def timed(f):
     return time.perf_counter() - t0
 
 
-def bench_time(game="0.6", n="2^22", runs=3):
+def bench_time(game="0.6", n="2^22", runs=3, threads=None):
     import nimseq
 
     count = int(eval(n.replace("^", "**")))  # the same count as the command line's text
     cmd = [str(BIN), "compute", game, "-n", n, "--json", "--quiet"]
+    if threads is not None:
+        cmd += ["--threads", threads]
+        threads = int(threads)
     rows = {"binary `compute --json`": [], "nimseq.values": [], "nimseq.summary": []}
     for _ in range(int(runs)):  # alternated, so that a noisy neighbour hits all three alike
         rows["binary `compute --json`"].append(timed(lambda: subprocess.run(cmd, check=True, capture_output=True)))
-        rows["nimseq.values"].append(timed(lambda: nimseq.values(game, count)))
-        rows["nimseq.summary"].append(timed(lambda: nimseq.summary(game, count)))
-    print(f"{game}, N = {n}, {runs} runs each (seconds: min / median / max)")
+        rows["nimseq.values"].append(timed(lambda: nimseq.values(game, count, threads=threads)))
+        rows["nimseq.summary"].append(timed(lambda: nimseq.summary(game, count, threads=threads)))
+    print(f"{game}, N = {n}, threads {threads or 'all'}, {runs} runs each (s: min / median / max)")
     for name, ts in rows.items():
         print(f"  {name:26} {min(ts):7.3f} {statistics.median(ts):7.3f} {max(ts):7.3f}")
 
