@@ -1,6 +1,7 @@
 """Type stubs of the compiled part of nimseq (python/src/lib.rs)."""
 
 import os
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
@@ -35,7 +36,8 @@ class Table:
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
     @property
-    def path(self) -> str: ...
+    def path(self) -> Path:
+        """The file."""
     @property
     def game(self) -> str:
         """The canonical code of the game."""
