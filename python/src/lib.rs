@@ -23,7 +23,7 @@ use nimseq::engine::{EngineError, EngineKind, Executor, Values};
 use nimseq::numbers::parse_count;
 use nimseq::report;
 use nimseq::rules::{Rule, NAMED_GAMES};
-use nimseq::table::{TableError, TableReader, ValueSlice};
+use nimseq::table::{TableError, TableReader, ValueSlice, CRC_CHUNK};
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -491,13 +491,22 @@ impl PyTable {
     }
 
     /// Checks the checksums of the values of heaps start … stop-1 (whole chunks of 2^20 heaps;
-    /// default: every heap), reading them from the disk with the GIL released. Raises OSError
-    /// naming the first damaged chunk.
+    /// default: every heap), reading them from the disk with the GIL released; Ctrl-C stops it
+    /// between steps of 2^26 heaps. Raises OSError naming the first damaged chunk.
     #[pyo3(signature = (start = 0, stop = None))]
     fn verify(&self, py: Python<'_>, start: u64, stop: Option<u64>) -> PyResult<()> {
-        let stop = stop.unwrap_or(self.reader.len());
-        py.detach(|| self.reader.verify_range(start, stop))
-            .map_err(|e| self.err(e))
+        let stop = stop.unwrap_or(self.reader.len()).min(self.reader.len());
+        // Steps of whole checksum chunks, so that no chunk is read twice.
+        let step = 64 * CRC_CHUNK;
+        let mut a = start / CRC_CHUNK * CRC_CHUNK;
+        while a < stop {
+            let b = (a + step).min(stop);
+            py.detach(|| self.reader.verify_range(a, b))
+                .map_err(|e| self.err(e))?;
+            py.check_signals()?;
+            a = b;
+        }
+        Ok(())
     }
 
     /// The summary as the dict of `nimseq info PATH --json` (the same keys and values as
