@@ -170,3 +170,16 @@ def test_a_table_being_read_is_not_written(tmp_path):
     del t, v
     gc.collect()
     assert nimseq.compute("kayles", 2000, table=path)["count"] == 2000
+
+
+def test_uint32_values_in_memory_and_in_a_table(tmp_path):
+    # Nim: G(n) = n, so 65,600 heaps need 32-bit cells (the table widens in place on the way).
+    n = 65_600
+    v = nimseq.values("nim", n)
+    assert v.dtype == np.uint32 and np.array_equal(v, np.arange(n))
+    path = tmp_path / "nim.nimseq"
+    s = nimseq.compute("nim", n, table=path)
+    assert s["max_value"] == n - 1
+    t = nimseq.Table(path)
+    assert t.width == 4 and t.values.dtype == np.uint32
+    assert np.array_equal(t.values, np.arange(n)) and t.values.base is t
