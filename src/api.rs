@@ -8,6 +8,10 @@
 //! (the command's exit code 2) from a failure while running. Long computations call a progress
 //! callback between chunks of heaps; when it breaks they stop cleanly with
 //! [`ApiError::Stopped`] (a table keeps everything committed). Nothing here prints.
+//!
+//! The commands (`src/cli/compute.rs`, `period.rs`, `play.rs`, `values.rs`) still run their own
+//! copies of these steps, written before this module; `python/tests` checks that both give the
+//! same JSON, and moving the commands onto these functions is the next step.
 
 use std::ops::ControlFlow;
 use std::path::Path;
