@@ -136,7 +136,10 @@ def test_table_of_another_game(tmp_path, cli_error):
 def test_ctrl_c_stops_values():
     script = textwrap.dedent(
         """
-        import nimseq, sys
+        import nimseq, signal, sys
+        # As in a terminal or a notebook, even when started from a shell that ignores SIGINT
+        # in background jobs (Python then installs no handler of its own).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("start", flush=True)
         try:
             nimseq.values("0.6", 2**27, threads=1)
@@ -150,6 +153,9 @@ def test_ctrl_c_stops_values():
     time.sleep(1.5)
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=60)
+    try:
+        out, _ = p.communicate(timeout=60)
+    finally:
+        p.kill()
     assert p.returncode == 0 and out.strip() == "interrupted"
     assert time.monotonic() - t0 < 5

@@ -89,7 +89,10 @@ def test_ctrl_c_stops_compute_and_the_table_resumes(tmp_path):
     path = tmp_path / "stopped.nimseq"
     script = textwrap.dedent(
         f"""
-        import nimseq, sys
+        import nimseq, signal, sys
+        # As in a terminal or a notebook, even when started from a shell that ignores SIGINT
+        # in background jobs (Python then installs no handler of its own).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("start", flush=True)
         try:
             nimseq.compute("0.6", 2**26, table={str(path)!r}, checkpoint=0.2, threads=1)
@@ -103,7 +106,10 @@ def test_ctrl_c_stops_compute_and_the_table_resumes(tmp_path):
     time.sleep(2.5)
     p.send_signal(signal.SIGINT)
     t0 = time.monotonic()
-    out, _ = p.communicate(timeout=60)
+    try:
+        out, _ = p.communicate(timeout=60)
+    finally:
+        p.kill()
     assert p.returncode == 0 and out.strip() == "interrupted"
     assert time.monotonic() - t0 < 10
     t = nimseq.Table(path)
