@@ -9,6 +9,7 @@
 //! - [`graph`]: any finite impartial game as a directed graph, loopy or not;
 //! - [`hackenbush`]: Blue–Red (and green) Hackenbush strings;
 //! - [`report`]: b-files, text and JSON output;
+//! - [`api`]: whole computations as the commands run them, for the Python package;
 //! - [`survey`]: many games at once, in shards for clusters, with equivalent games grouped;
 //! - [`table`]: memory-mapped result files, committed atomically and resumable;
 //! - [`numbers`] and [`resources`]: what the command line needs from the outside world.
@@ -22,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod api;
 pub mod classes;
 pub mod engine;
 pub mod graph;

@@ -22,7 +22,7 @@ use std::io::{self, Write};
 
 pub use graph::{graph_method, write_graph_json, write_graph_text};
 pub use hackenbush::{game_text, mixed_number, write_hackenbush_json, write_hackenbush_text};
-pub use play::{write_misere_json, write_misere_text, write_play_json, write_play_text};
+pub use play::{play_json, write_misere_json, write_misere_text, write_play_json, write_play_text};
 
 use crate::analysis::{Period, Summary};
 use crate::rules::{Rule, NAMED_GAMES};

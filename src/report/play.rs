@@ -51,21 +51,24 @@ struct MisereJson<'a> {
     positions_searched: Option<usize>,
 }
 
+/// The JSON object of a normal-play analysis (what `play --json` prints), to serialize: the
+/// command writes it, the Python package hands it to Python.
+pub fn play_json<'a>(rule: &Rule, a: &'a Analysis) -> impl Serialize + 'a {
+    NormalJson {
+        game: rule.code(),
+        play: "normal",
+        heaps: &a.heaps,
+        values: &a.values,
+        nim_sum: a.nim_sum,
+        outcome: a.outcome.letter(),
+        winning_move_count: a.winning_move_count,
+        winning_moves: moves_json(&a.winning_moves),
+    }
+}
+
 /// Writes a normal-play analysis as one JSON object.
 pub fn write_play_json<W: Write>(out: W, rule: &Rule, a: &Analysis) -> io::Result<()> {
-    super::write_json(
-        out,
-        &NormalJson {
-            game: rule.code(),
-            play: "normal",
-            heaps: &a.heaps,
-            values: &a.values,
-            nim_sum: a.nim_sum,
-            outcome: a.outcome.letter(),
-            winning_move_count: a.winning_move_count,
-            winning_moves: moves_json(&a.winning_moves),
-        },
-    )
+    super::write_json(out, &play_json(rule, a))
 }
 
 /// Writes a misère-play analysis as one JSON object.

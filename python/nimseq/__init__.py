@@ -1,0 +1,31 @@
+"""nimseq: Sprague-Grundy values ("nim-sequences") of heap games, from the nimseq engine.
+
+Octal and hexadecimal take-and-break games (Kayles 0.77, Officers 0.6, ...), Grundy's game
+4!.0, subtraction games: their values as NumPy arrays, the summaries and periods that the
+`nimseq` command prints with --json (as dicts with the same keys and values), positions, and
+tables on disk mapped into NumPy without a copy.
+
+    >>> import nimseq
+    >>> nimseq.values("kayles", 12)
+    array([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], dtype=uint8)
+    >>> nimseq.Rule("kayles").code
+    '0.77'
+
+Functions: values, summary, period, play, compute (a table on disk). Classes: Rule, Table.
+Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
+Bad input raises ValueError, a missing or damaged table OSError, with the command line's
+one-line message; Ctrl-C stops a computation (KeyboardInterrupt).
+"""
+
+from ._nimseq import Rule, Table, __version__, compute, period, play, summary, values
+
+__all__ = [
+    "Rule",
+    "Table",
+    "__version__",
+    "compute",
+    "period",
+    "play",
+    "summary",
+    "values",
+]

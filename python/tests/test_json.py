@@ -1,0 +1,80 @@
+"""summary, period and play give exactly the dicts of the binary's --json output."""
+
+import pytest
+
+import nimseq
+
+SUMMARY_CASES = [
+    ("kayles", "1e4"),  # period proved early: statistics extended from it
+    ("0.6", "1e5"),  # Officers: no period known
+    ("grundy", "2^12"),  # not covered by the theorem: observed pattern or none
+    ("0.[3]", "1000"),  # Nim: arithmetic periodicity observed
+    ("dawsons-kayles", "50000"),
+    ("0.3F", "500"),
+    ("sub(1,2,3)", "7"),
+    ("0.07", "1"),
+]
+
+
+@pytest.mark.parametrize("game,n", SUMMARY_CASES)
+def test_summary_is_compute_json(game, n, run_json):
+    expected = run_json("compute", game, "-n", n, "--json", "--quiet")
+    got = nimseq.summary(game, n)
+    assert got == expected
+    assert list(got) == list(expected)  # the same keys in the same order
+
+
+def test_summary_keys():
+    s = nimseq.summary("kayles", 100)
+    assert list(s) == [
+        "game",
+        "count",
+        "max_value",
+        "max_value_first_at",
+        "frequencies",
+        "rare_mask",
+        "rare_count",
+        "last_rare_at",
+        "period",
+    ]
+    assert s["game"] == "0.77" and s["count"] == 100
+
+
+@pytest.mark.parametrize(
+    "game,max", [("kayles", None), ("0.137", None), ("grundy", "2^12"), ("0.6", 5000),
+                 ("0.[3]", 300), ("0.3F", 200), ("0.004", "1e4")]
+)
+def test_period_is_period_json(game, max, run_json):
+    args = ["period", game, "--json"] + ([] if max is None else ["--max", max])
+    expected = run_json(*args)
+    got = nimseq.period(game) if max is None else nimseq.period(game, max)
+    assert got == expected and list(got) == list(expected)
+
+
+def test_kayles_period_proved():
+    p = nimseq.period("kayles")
+    assert (p["proved"], p["preperiod"], p["period"]) == (True, 71, 12)
+
+
+@pytest.mark.parametrize(
+    "game,heaps,extra",
+    [
+        ("kayles", [3, 5, 7], []),
+        ("kayles", [1, 2, 3], []),  # P-position: no winning move
+        ("0.6", [10, 20, 33, 40], []),
+        ("grundy", [100, 200], []),
+        ("kayles", [10**12, 10**12 + 12], []),  # far beyond memory: from the period (P)
+        ("0.137", [50, 60, 70, 1000], ["--max-moves", 2]),
+    ],
+)
+def test_play_is_play_json(game, heaps, extra, run_json):
+    expected = run_json("play", game, *heaps, "--json", *extra)
+    max_moves = extra[1] if extra else None
+    got = nimseq.play(game, heaps, max_moves=max_moves)
+    assert got == expected and list(got) == list(expected)
+
+
+def test_play_kayles():
+    p = nimseq.play("kayles", [3, 5, 7])
+    assert p["outcome"] == "N" and p["nim_sum"] == 5
+    assert p["winning_moves"] == [{"heap_index": 1, "from": 5, "to": [4]}]
