@@ -14,21 +14,32 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 }
 
 /// The sparse engine's values on `threads` threads, the same on every instruction set this
-/// processor has (the portable loops and, where there is AVX2, the vector ones).
+/// processor has (the portable loops and, where there are AVX2 and AVX-512, the vector ones),
+/// with small mode and without it (every heap in blocks).
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
     let mut first: Option<Vec<u32>> = None;
     for isa in Isa::available() {
-        let mut values = Values::default();
-        let mut engine = Sparse::with_isa(rule, exec.clone(), isa);
-        extend(&mut engine, &mut values, n, &mut |_| {
-            ControlFlow::Continue(())
-        })
-        .unwrap();
-        let got = values.to_u32s();
-        match &first {
-            None => first = Some(got),
-            Some(f) => assert_eq!(&got, f, "{rule} on {isa:?} differs from the portable loops"),
+        for small in [true, false] {
+            let mut values = Values::default();
+            let engine = Sparse::with_isa(rule, exec.clone(), isa);
+            let mut engine = if small {
+                engine
+            } else {
+                engine.without_small_mode()
+            };
+            extend(&mut engine, &mut values, n, &mut |_| {
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            let got = values.to_u32s();
+            match &first {
+                None => first = Some(got),
+                Some(f) => assert_eq!(
+                    &got, f,
+                    "{rule} on {isa:?} (small mode {small}) differs from the portable loops"
+                ),
+            }
         }
     }
     first.unwrap()

@@ -78,6 +78,8 @@ pub struct Sparse {
     /// Dense mode is considered from `dense_min` heaps on, and looked at every `dense_check`.
     dense_min: usize,
     dense_check: usize,
+    /// Whether small mode may run (see [`Sparse::without_small_mode`]).
+    small: bool,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -149,6 +151,7 @@ impl Sparse {
             next_check: 0,
             dense_min: DENSE_MIN,
             dense_check: DENSE_CHECK,
+            small: true,
         };
         s.classify();
         s
@@ -159,6 +162,12 @@ impl Sparse {
     pub fn with_dense_limits(mut self, min: usize, check: usize) -> Sparse {
         self.dense_min = min;
         self.dense_check = check.max(1);
+        self
+    }
+
+    /// The same engine without small mode (every heap in blocks), for tests and comparisons.
+    pub fn without_small_mode(mut self) -> Sparse {
+        self.small = false;
         self
     }
 
@@ -330,6 +339,16 @@ impl Sparse {
                 continue;
             }
             let stale = self.maybe_rechoose(&vals[..pos]);
+            if self.small_mode() {
+                ahead = None;
+                let reached = self.fill_small(vals, pos, end);
+                self.covered = reached;
+                if reached > pos {
+                    pos = reached;
+                    continue;
+                }
+                // The value of heap `pos` may not be below 64: the blocks find it.
+            }
             let (bend, from) = match ahead.take() {
                 Some(a) if !stale => a,
                 _ => (end.min(pos + self.block_len()), 0),
@@ -435,6 +454,171 @@ impl Sparse {
         }
         mark_three_heap_options(row, m, n, |q| vals[q].get());
         row.iter().position(|&x| x == 0).unwrap_or(row.len()) as u32
+    }
+}
+
+/// Rare pairs of a heap (rare positions times splits) up to which small mode is used on several
+/// threads too: beyond, the blocks' parallel far work pays more than small mode saves.
+const SMALL_MAX_PAIRS: usize = 1024;
+
+impl Sparse {
+    /// Small mode: every value so far is below 64 and no move leaves three heaps. A heap's marks
+    /// are then one 64-bit word, and each heap is finished on its own, in order: its options
+    /// that leave one heap, its rare pairs and the mex of the common values, then the scan of
+    /// its pairs for the rare values below it, 16 pairs at a time into a second word. No mark
+    /// rows, no far and near parts: for games like 0.167 (60 rare positions, values below 64)
+    /// the bookkeeping of the blocks cost more than the pairs. Serial; used on several threads
+    /// only while the rare pairs of a heap are few.
+    fn small_mode(&self) -> bool {
+        self.small
+            && !self.dense
+            && self.width <= 64
+            && self.moves.leave_three.is_empty()
+            && (self.exec.threads() == 1
+                || self.rare_pos.len() * self.moves.leave_two.len() <= SMALL_MAX_PAIRS)
+    }
+
+    /// Small mode for heaps `start..end`: returns where it stopped, `end` or earlier: before a
+    /// heap whose common values below 64 are all options (its value may not be below 64), or
+    /// after a heap that makes the rare list due for a new mask. On the engine's instruction
+    /// set (the compiler vectorises the scan).
+    fn fill_small<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> usize {
+        // SAFETY (both calls): the engine is only built with an instruction set the processor
+        // has (checked in `with_isa`).
+        #[cfg(target_arch = "x86_64")]
+        match self.isa {
+            Isa::Avx512 => return unsafe { self.fill_small_avx512(vals, start, end) },
+            Isa::Avx2 => return unsafe { self.fill_small_avx2(vals, start, end) },
+            Isa::Portable => {}
+        }
+        self.fill_small_impl(vals, start, end)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn fill_small_avx512<T: Cell>(
+        &mut self,
+        vals: &mut [T],
+        start: usize,
+        end: usize,
+    ) -> usize {
+        self.fill_small_impl(vals, start, end)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn fill_small_avx2<T: Cell>(
+        &mut self,
+        vals: &mut [T],
+        start: usize,
+        end: usize,
+    ) -> usize {
+        self.fill_small_impl(vals, start, end)
+    }
+
+    #[inline(always)]
+    fn fill_small_impl<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> usize {
+        let mask = self.mask;
+        let common = (0..64u32)
+            .filter(|&v| !is_rare(v, mask))
+            .fold(0u64, |m, v| m | 1 << v);
+        // For each split, how many rare positions lie below what it leaves of the heap.
+        let mut below = vec![0; self.moves.leave_two.len()];
+        for n in start..end {
+            for (q, s) in below.iter_mut().zip(&self.moves.leave_two) {
+                let r = n.saturating_sub(s.take);
+                while *q < self.rare_pos.len() && self.rare_pos[*q] < r {
+                    *q += 1;
+                }
+            }
+            let Some(g) = self.small_value(&vals[..n], n, common, &below) else {
+                return n;
+            };
+            vals[n] = T::from_u32(g);
+            self.hist.add(g);
+            if n >= 1 && is_rare(g, mask) {
+                self.rare_pos.push(n);
+                self.rare_val.push(g);
+                if self.rare_pos.len() >= self.rechoose_at {
+                    return n + 1;
+                }
+            }
+        }
+        end
+    }
+
+    /// G(n) in small mode (`common`: bit v set when v is common; `below[i]`: the rare positions
+    /// below `n − take` of split `i`), or `None` when every common value below 64 is an option.
+    #[inline(always)]
+    fn small_value<T: Cell>(
+        &self,
+        vals: &[T],
+        n: usize,
+        common: u64,
+        below: &[usize],
+    ) -> Option<u32> {
+        let m = &self.moves;
+        let bit = |v: u32| 1u64 << (v & 63);
+        let mut marks = u64::from(m.take_all.binary_search(&n).is_ok());
+        for &k in m.leave_one.iter().take_while(|&&k| k < n) {
+            marks |= bit(vals[n - k].get());
+        }
+        let splits = || {
+            m.leave_two
+                .iter()
+                .zip(below)
+                .take_while(|(s, _)| s.take + 2 <= n)
+        };
+        for (s, &q) in splits() {
+            let r = n - s.take;
+            let pairs = self.rare_pos[..q].iter().zip(&self.rare_val[..q]);
+            // Two words, so that the marks are not one chain of dependent operations.
+            let (mut m0, mut m1) = (0u64, 0u64);
+            for (i, (&p, &g)) in pairs.enumerate() {
+                debug_assert!(p >= 1 && p < r);
+                // SAFETY: rare positions are at least 1 and the first q are below r ≤ n, so
+                // r − p < n = vals.len().
+                let x = bit(g ^ unsafe { vals.get_unchecked(r - p) }.get());
+                // With unequal parts, (p, p) is no option.
+                let x = if s.unequal && 2 * p == r { 0 } else { x };
+                if i % 2 == 0 {
+                    m0 |= x;
+                } else {
+                    m1 |= x;
+                }
+            }
+            marks |= m0 | m1;
+        }
+        let open = !marks & common;
+        if open == 0 {
+            return None;
+        }
+        let c = open.trailing_zeros();
+        let mut targets = !marks & !common & ((1u64 << c) - 1);
+        for (s, _) in splits() {
+            let r = n - s.take;
+            let hi = last_pair(r, s.unequal) + 1;
+            let mut a = 1;
+            while targets != 0 && a < hi {
+                let stop = hi.min(a + 64);
+                // Pairs (b, r − b) for b in a..stop: the left parts ascending, the right ones
+                // descending.
+                let left = &vals[a..stop];
+                let right = &vals[r + 1 - stop..r + 1 - a];
+                let seen = left
+                    .iter()
+                    .zip(right.iter().rev())
+                    .fold(0u64, |acc, (&l, &rt)| acc | bit((l ^ rt).get()));
+                targets &= !seen;
+                a = stop;
+            }
+        }
+        Some(if targets == 0 {
+            c
+        } else {
+            targets.trailing_zeros()
+        })
     }
 }
 
