@@ -461,6 +461,9 @@ impl Sparse {
 /// threads too: beyond, the blocks' parallel far work pays more than small mode saves.
 const SMALL_MAX_PAIRS: usize = 1024;
 
+/// Heaps whose far rare pairs small mode marks together.
+const SMALL_BLOCK: usize = 64;
+
 impl Sparse {
     /// Small mode: every value so far is below 64 and no move leaves three heaps. A heap's marks
     /// are then one 64-bit word, and each heap is finished on its own, in order: its options
@@ -523,72 +526,117 @@ impl Sparse {
         let common = (0..64u32)
             .filter(|&v| !is_rare(v, mask))
             .fold(0u64, |m, v| m | 1 << v);
-        // For each split, how many rare positions lie below what it leaves of the heap.
-        let mut below = vec![0; self.moves.leave_two.len()];
-        for n in start..end {
-            for (q, s) in below.iter_mut().zip(&self.moves.leave_two) {
-                let r = n.saturating_sub(s.take);
-                while *q < self.rare_pos.len() && self.rare_pos[*q] < r {
-                    *q += 1;
+        let splits = self.moves.leave_two.len();
+        let mut far = [0u64; SMALL_BLOCK];
+        // For each split, the rare positions whose pairs the heap finishes itself: those with
+        // index below `lo` and those from `hi` to `below` (below what the split leaves).
+        let mut near = vec![(0usize, 0usize, 0usize); splits];
+        let mut b = start;
+        while b < end {
+            let len = SMALL_BLOCK.min(end - b);
+            self.small_far(&mut far[..len], vals, b, &mut near);
+            for (j, &far_marks) in far[..len].iter().enumerate() {
+                let n = b + j;
+                for ((_, hi, q), s) in near.iter_mut().zip(&self.moves.leave_two) {
+                    let r = n.saturating_sub(s.take);
+                    *q = (*q).max(*hi);
+                    while *q < self.rare_pos.len() && self.rare_pos[*q] < r {
+                        *q += 1;
+                    }
+                }
+                let Some(g) = self.small_value(&vals[..n], n, common, far_marks, &near) else {
+                    return n;
+                };
+                vals[n] = T::from_u32(g);
+                self.hist.add(g);
+                if n >= 1 && is_rare(g, mask) {
+                    self.rare_pos.push(n);
+                    self.rare_val.push(g);
+                    if self.rare_pos.len() >= self.rechoose_at {
+                        return n + 1;
+                    }
                 }
             }
-            let Some(g) = self.small_value(&vals[..n], n, common, &below) else {
-                return n;
-            };
-            vals[n] = T::from_u32(g);
-            self.hist.add(g);
-            if n >= 1 && is_rare(g, mask) {
-                self.rare_pos.push(n);
-                self.rare_val.push(g);
-                if self.rare_pos.len() >= self.rechoose_at {
-                    return n + 1;
-                }
-            }
+            b += len;
         }
         end
     }
 
-    /// G(n) in small mode (`common`: bit v set when v is common; `below[i]`: the rare positions
-    /// below `n − take` of split `i`), or `None` when every common value below 64 is an option.
+    /// The rare pairs of the heaps `b..b + far.len()` in small mode whose other heap lies before
+    /// `b` for all of them, marked rare position by rare position (so that the other heaps of
+    /// successive heaps are successive values); `near` gets, for each split, the range of rare
+    /// positions `lo..hi` this marked (the heaps mark the others themselves).
+    #[inline(always)]
+    fn small_far<T: Cell>(
+        &self,
+        far: &mut [u64],
+        vals: &[T],
+        b: usize,
+        near: &mut [(usize, usize, usize)],
+    ) {
+        far.fill(0);
+        let bit = |v: u32| 1u64 << (v & 63);
+        for (s, (lo, hi, q)) in self.moves.leave_two.iter().zip(near.iter_mut()) {
+            // Heap b + j leaves r = b + j − t; the partner r − p of p lies before b for every j
+            // when p ≥ len − t, and is a heap (at least 1) for every j when p < b − t.
+            let t = s.take;
+            *lo = self.rare_pos.partition_point(|&p| p + t < far.len());
+            *hi = self
+                .rare_pos
+                .partition_point(|&p| p + t < b)
+                .max(*lo);
+            // With unequal parts, the heap b + j with r = 2p has no pair (p, p): such p stay
+            // near.
+            if s.unequal {
+                let first = self.rare_pos[*lo..*hi]
+                    .iter()
+                    .position(|&p| 2 * p + t >= b)
+                    .map_or(*hi, |i| *lo + i);
+                *hi = first;
+            }
+            *q = *hi;
+            for (&p, &g) in self.rare_pos[*lo..*hi].iter().zip(&self.rare_val[*lo..*hi]) {
+                let column = &vals[b - t - p..b - t - p + far.len()];
+                for (m, &v) in far.iter_mut().zip(column) {
+                    *m |= bit(g ^ v.get());
+                }
+            }
+        }
+    }
+
+    /// G(n) in small mode (`common`: bit v set when v is common; `far`: the marks of the rare
+    /// pairs the block marked; `near[i]`: for split `i`, the rare positions `..lo` and `hi..q`
+    /// left to the heap, `q` counting those below `n − take`), or `None` when every common
+    /// value below 64 is an option.
     #[inline(always)]
     fn small_value<T: Cell>(
         &self,
         vals: &[T],
         n: usize,
         common: u64,
-        below: &[usize],
+        far: u64,
+        near: &[(usize, usize, usize)],
     ) -> Option<u32> {
         let m = &self.moves;
         let bit = |v: u32| 1u64 << (v & 63);
-        let mut marks = u64::from(m.take_all.binary_search(&n).is_ok());
+        let mut marks = far | u64::from(m.take_all.binary_search(&n).is_ok());
         for &k in m.leave_one.iter().take_while(|&&k| k < n) {
             marks |= bit(vals[n - k].get());
         }
-        let splits = || {
-            m.leave_two
-                .iter()
-                .zip(below)
-                .take_while(|(s, _)| s.take + 2 <= n)
-        };
-        for (s, &q) in splits() {
+        let splits = || m.leave_two.iter().zip(near).take_while(|(s, _)| s.take + 2 <= n);
+        for (s, &(lo, hi, q)) in splits() {
             let r = n - s.take;
-            let pairs = self.rare_pos[..q].iter().zip(&self.rare_val[..q]);
-            // Two words, so that the marks are not one chain of dependent operations.
-            let (mut m0, mut m1) = (0u64, 0u64);
-            for (i, (&p, &g)) in pairs.enumerate() {
-                debug_assert!(p >= 1 && p < r);
-                // SAFETY: rare positions are at least 1 and the first q are below r ≤ n, so
-                // r − p < n = vals.len().
-                let x = bit(g ^ unsafe { vals.get_unchecked(r - p) }.get());
-                // With unequal parts, (p, p) is no option.
-                let x = if s.unequal && 2 * p == r { 0 } else { x };
-                if i % 2 == 0 {
-                    m0 |= x;
-                } else {
-                    m1 |= x;
+            for range in [0..lo.min(q), hi..q] {
+                let pairs = self.rare_pos[range.clone()].iter().zip(&self.rare_val[range]);
+                for (&p, &g) in pairs {
+                    debug_assert!(p >= 1 && p < r);
+                    // SAFETY: rare positions are at least 1 and these are below r ≤ n, so
+                    // r − p < n = vals.len().
+                    let x = bit(g ^ unsafe { vals.get_unchecked(r - p) }.get());
+                    // With unequal parts, (p, p) is no option.
+                    marks |= if s.unequal && 2 * p == r { 0 } else { x };
                 }
             }
-            marks |= m0 | m1;
         }
         let open = !marks & common;
         if open == 0 {
