@@ -118,9 +118,16 @@ impl Sparse {
         Sparse::with_executor(rule, Executor::serial())
     }
 
-    /// An engine for `rule` whose parallel parts run on `exec`.
+    /// An engine for `rule` whose parallel parts run on `exec`, on the best instruction set of
+    /// the processor. The environment variables `NIMSEQ_ISA` (see [`Isa::detect`]) and
+    /// `NIMSEQ_SMALL=off` (no small mode) ask for less, for comparisons.
     pub fn with_executor(rule: &Rule, exec: Executor) -> Sparse {
-        Sparse::with_isa(rule, exec, Isa::detect())
+        let engine = Sparse::with_isa(rule, exec, Isa::detect());
+        if std::env::var_os("NIMSEQ_SMALL").is_some_and(|v| v == "off") {
+            engine.without_small_mode()
+        } else {
+            engine
+        }
     }
 
     /// An engine for `rule` on `exec` whose hot paths run on `isa` (which the processor must
