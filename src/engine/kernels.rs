@@ -516,43 +516,35 @@ pub(super) fn scan<T: Cell>(
 ) -> Option<usize> {
     debug_assert!(tg.need > 0);
     assert!(hi <= left.len() && hi <= rr + 1 && (lo >= hi || rr - lo < right.len()));
+    // The vector loops of `$set` for byte and 16-bit cells.
     #[cfg(target_arch = "x86_64")]
-    if tg.isa == Isa::Avx512 && tg.keyed() {
-        if let (Some(l), Some(r), Some(t)) = (
-            cast::<T, u8>(left),
-            cast::<T, u8>(right),
-            cast_mut::<T, u8>(tg),
-        ) {
-            // SAFETY: Isa::Avx512 is only chosen when the processor has its extensions; bounds
-            // checked above.
-            return unsafe { avx512::scan_u8(row, t, l, r, rr, lo, hi) };
-        }
-        if let (Some(l), Some(r), Some(t)) = (
-            cast::<T, u16>(left),
-            cast::<T, u16>(right),
-            cast_mut::<T, u16>(tg),
-        ) {
-            // SAFETY: as above.
-            return unsafe { avx512::scan_u16(row, t, l, r, rr, lo, hi) };
-        }
+    macro_rules! on_cells {
+        ($set:ident) => {{
+            if let (Some(l), Some(r), Some(t)) = (
+                cast::<T, u8>(left),
+                cast::<T, u8>(right),
+                cast_mut::<T, u8>(tg),
+            ) {
+                // SAFETY: an instruction set is only chosen when the processor has it; bounds
+                // checked above.
+                return unsafe { $set::scan_u8(row, t, l, r, rr, lo, hi) };
+            }
+            if let (Some(l), Some(r), Some(t)) = (
+                cast::<T, u16>(left),
+                cast::<T, u16>(right),
+                cast_mut::<T, u16>(tg),
+            ) {
+                // SAFETY: as above.
+                return unsafe { $set::scan_u16(row, t, l, r, rr, lo, hi) };
+            }
+        }};
     }
     #[cfg(target_arch = "x86_64")]
-    if tg.isa == Isa::Avx2 && tg.keyed() {
-        if let (Some(l), Some(r), Some(t)) = (
-            cast::<T, u8>(left),
-            cast::<T, u8>(right),
-            cast_mut::<T, u8>(tg),
-        ) {
-            // SAFETY: Isa::Avx2 is only chosen when the processor has AVX2; bounds checked above.
-            return unsafe { avx2::scan_u8(row, t, l, r, rr, lo, hi) };
-        }
-        if let (Some(l), Some(r), Some(t)) = (
-            cast::<T, u16>(left),
-            cast::<T, u16>(right),
-            cast_mut::<T, u16>(tg),
-        ) {
-            // SAFETY: as above.
-            return unsafe { avx2::scan_u16(row, t, l, r, rr, lo, hi) };
+    if tg.keyed() {
+        match tg.isa {
+            Isa::Avx512 => on_cells!(avx512),
+            Isa::Avx2 => on_cells!(avx2),
+            Isa::Portable => {}
         }
     }
     let mut a = lo;

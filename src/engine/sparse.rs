@@ -588,10 +588,7 @@ impl Sparse {
             // when p ≥ len − t, and is a heap (at least 1) for every j when p < b − t.
             let t = s.take;
             *lo = self.rare_pos.partition_point(|&p| p + t < far.len());
-            *hi = self
-                .rare_pos
-                .partition_point(|&p| p + t < b)
-                .max(*lo);
+            *hi = self.rare_pos.partition_point(|&p| p + t < b).max(*lo);
             // With unequal parts, the heap b + j with r = 2p has no pair (p, p): such p stay
             // near.
             if s.unequal {
@@ -630,11 +627,18 @@ impl Sparse {
         for &k in m.leave_one.iter().take_while(|&&k| k < n) {
             marks |= bit(vals[n - k].get());
         }
-        let splits = || m.leave_two.iter().zip(near).take_while(|(s, _)| s.take + 2 <= n);
+        let splits = || {
+            m.leave_two
+                .iter()
+                .zip(near)
+                .take_while(|(s, _)| s.take + 2 <= n)
+        };
         for (s, &(lo, hi, q)) in splits() {
             let r = n - s.take;
             for range in [0..lo.min(q), hi..q] {
-                let pairs = self.rare_pos[range.clone()].iter().zip(&self.rare_val[range]);
+                let pairs = self.rare_pos[range.clone()]
+                    .iter()
+                    .zip(&self.rare_val[range]);
                 for (&p, &g) in pairs {
                     debug_assert!(p >= 1 && p < r);
                     // SAFETY: rare positions are at least 1 and these are below r ≤ n, so
