@@ -355,3 +355,22 @@ fn dense_mode_on_and_off() {
         "dense mode on: {saw_dense}, back off: {saw_back}"
     );
 }
+
+/// Small mode started at every heap below 130, as when a table is resumed or a range cut there:
+/// near a start below one block, the first block's rare positions include some above what the
+/// first heaps leave, which those heaps must pass over.
+#[test]
+fn small_mode_from_every_early_start() {
+    for code in ["0.167", "0.137", "0.07", "4.7", "0.51", "0.4!"] {
+        let rule = Rule::parse(code).unwrap();
+        let n = 400;
+        let want = exact(&rule, n);
+        for start in 0..130 {
+            let mut vals: Vec<u16> = want[..start].iter().map(|&v| v as u16).collect();
+            vals.resize(n, 0);
+            Sparse::new(&rule).fill(&mut vals, start, n).unwrap();
+            let got: Vec<u32> = vals.iter().map(|&v| u32::from(v)).collect();
+            assert_eq!(got, want, "{code} from heap {start}");
+        }
+    }
+}

@@ -536,8 +536,9 @@ impl Sparse {
             .fold(0u64, |m, v| m | 1 << v);
         let splits = self.moves.leave_two.len();
         let mut far = [0u64; SMALL_BLOCK];
-        // For each split, the rare positions whose pairs the heap finishes itself: those with
-        // index below `lo` and those from `hi` to `below` (below what the split leaves).
+        // For each split (lo, hi, q): the rare positions whose pairs a heap marks itself are
+        // those with index below `lo` and from `hi` on, of the first `q` (those below what the
+        // split leaves of the heap).
         let mut near = vec![(0usize, 0usize, 0usize); splits];
         let mut b = start;
         while b < end {
@@ -545,9 +546,8 @@ impl Sparse {
             self.small_far(&mut far[..len], vals, b, &mut near);
             for (j, &far_marks) in far[..len].iter().enumerate() {
                 let n = b + j;
-                for ((_, hi, q), s) in near.iter_mut().zip(&self.moves.leave_two) {
+                for ((_, _, q), s) in near.iter_mut().zip(&self.moves.leave_two) {
                     let r = n.saturating_sub(s.take);
-                    *q = (*q).max(*hi);
                     while *q < self.rare_pos.len() && self.rare_pos[*q] < r {
                         *q += 1;
                     }
@@ -573,7 +573,8 @@ impl Sparse {
     /// The rare pairs of the heaps `b..b + far.len()` in small mode whose other heap lies before
     /// `b` for all of them, marked rare position by rare position (so that the other heaps of
     /// successive heaps are successive values); `near` gets, for each split, the range of rare
-    /// positions `lo..hi` this marked (the heaps mark the others themselves).
+    /// positions `lo..hi` this marked (the heaps mark the others themselves; its third member,
+    /// how many rare positions lie below what the split leaves, the heaps keep).
     #[inline(always)]
     fn small_far<T: Cell>(
         &self,
@@ -584,7 +585,7 @@ impl Sparse {
     ) {
         far.fill(0);
         let bit = |v: u32| 1u64 << (v & 63);
-        for (s, (lo, hi, q)) in self.moves.leave_two.iter().zip(near.iter_mut()) {
+        for (s, (lo, hi, _)) in self.moves.leave_two.iter().zip(near.iter_mut()) {
             // Heap b + j leaves r = b + j − t; the partner r − p of p lies before b for every j
             // when p ≥ len − t, and is a heap (at least 1) for every j when p < b − t.
             let t = s.take;
@@ -599,7 +600,6 @@ impl Sparse {
                     .map_or(*hi, |i| *lo + i);
                 *hi = first;
             }
-            *q = *hi;
             for (&p, &g) in self.rare_pos[*lo..*hi].iter().zip(&self.rare_val[*lo..*hi]) {
                 let column = &vals[b - t - p..b - t - p + far.len()];
                 for (m, &v) in far.iter_mut().zip(column) {
@@ -636,7 +636,8 @@ impl Sparse {
         };
         for (s, &(lo, hi, q)) in splits() {
             let r = n - s.take;
-            for range in [0..lo.min(q), hi..q] {
+            // The far ones all lie below r (q ≥ hi), unless there are none (lo = hi).
+            for range in [0..lo.min(q), hi.min(q)..q] {
                 let pairs = self.rare_pos[range.clone()]
                     .iter()
                     .zip(&self.rare_val[range]);
