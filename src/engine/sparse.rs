@@ -29,7 +29,7 @@
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
-use super::kernels::{first_open, mark_columns, mark_pairs, scan, Isa, Targets};
+use super::kernels::{first_open, mark_columns, mark_pairs, scan, small_scan, Isa, Targets};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
@@ -658,22 +658,11 @@ impl Sparse {
         let c = open.trailing_zeros();
         let mut targets = !marks & !common & ((1u64 << c) - 1);
         for (s, _) in splits() {
-            let r = n - s.take;
-            let hi = last_pair(r, s.unequal) + 1;
-            let mut a = 1;
-            while targets != 0 && a < hi {
-                let stop = hi.min(a + 64);
-                // Pairs (b, r − b) for b in a..stop: the left parts ascending, the right ones
-                // descending.
-                let left = &vals[a..stop];
-                let right = &vals[r + 1 - stop..r + 1 - a];
-                let seen = left
-                    .iter()
-                    .zip(right.iter().rev())
-                    .fold(0u64, |acc, (&l, &rt)| acc | bit((l ^ rt).get()));
-                targets &= !seen;
-                a = stop;
+            if targets == 0 {
+                break;
             }
+            let r = n - s.take;
+            targets = small_scan(vals, r, 1, last_pair(r, s.unequal) + 1, targets);
         }
         Some(if targets == 0 {
             c
