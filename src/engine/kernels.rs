@@ -161,11 +161,11 @@ fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src
 /// Small mode's scan: `targets` (bit `v` for value `v < 64`) without the values of the pairs
 /// `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of values
 /// seen (the compiler vectorises the fold) until no target is left. Needs `hi ≤ r + 1` and
-/// `r < vals.len()`. (Finding the chunks that hold a target with an AVX-512 bit shuffle first
+/// `r − lo < vals.len()`. (Finding the chunks that hold a target with an AVX-512 bit shuffle first
 /// was no faster: most chunks hold one.)
 #[inline(always)]
 pub(super) fn small_scan<T: Cell>(vals: &[T], r: usize, lo: usize, hi: usize, targets: u64) -> u64 {
-    assert!(hi <= r + 1 && r < vals.len());
+    assert!(lo >= hi || (hi <= r + 1 && r - lo < vals.len()));
     let bit = |v: u32| 1u64 << (v & 63);
     let (mut a, mut targets) = (lo, targets);
     while targets != 0 && a < hi {
