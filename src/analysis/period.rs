@@ -256,6 +256,19 @@ impl PeriodChecker {
         with_values!(values, v => self.update_slice(v))
     }
 
+    /// [`PeriodChecker::update`] with a search at this length whatever the schedule, so that
+    /// the verdict is exact for these values: a period is proved exactly when some period meets
+    /// the theorem's condition on them. For the end of a run (one O(N) scan).
+    pub fn settle(&mut self, values: &Values) -> Option<&Period> {
+        with_values!(values, v => self.settle_slice(v))
+    }
+
+    /// [`PeriodChecker::settle`] for values in any slice.
+    pub fn settle_slice<T: Cell>(&mut self, v: &[T]) -> Option<&Period> {
+        self.next_search = 0;
+        self.update_slice(v)
+    }
+
     /// [`PeriodChecker::update`] for values in any slice (a table's mapped values, say).
     pub fn update_slice<T: Cell>(&mut self, v: &[T]) -> Option<&Period> {
         let t = self.t?;
@@ -438,7 +451,7 @@ fn minimize<T: Cell>(vals: &[T], n0: u64, p: u64, t: u64) -> Period {
 }
 
 /// Extends `values` up to `max` heaps with `engine`, checking for a proved period as it goes;
-/// stops as soon as one is proved. Below [`CHUNK`] heaps it grows in steps of a quarter, so a
+/// stops as soon as one is proved (and settles the verdict at `max` when none was). Below [`CHUNK`] heaps it grows in steps of a quarter, so a
 /// small period is proved with few values; from there on after every chunk. `progress` is called
 /// as in [`extend`] and may stop the computation.
 pub fn extend_checking<E: Fill>(
@@ -466,6 +479,11 @@ pub fn extend_checking<E: Fill>(
     });
     match result {
         Err(EngineError::Stopped { .. }) if checker.proved().is_some() => Ok(()),
+        Ok(()) => {
+            // The verdict exact at the last length, whatever the search schedule.
+            checker.settle(values);
+            Ok(())
+        }
         other => other,
     }
 }

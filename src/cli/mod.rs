@@ -70,9 +70,28 @@ pub struct SequenceArgs {
     /// some move splits a heap, else exact).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     pub engine: EngineKind,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The options of every command that may compute for a long time, defined once and flattened
+/// into each: worker threads and the progress bar. The bar (heaps done, rate, ETA) is drawn on
+/// stderr only when it is a terminal; `--quiet` hides it there too.
+#[derive(Debug, Args)]
+pub struct RunArgs {
     /// Worker threads for one game (default: all cores); the values do not depend on it.
     #[arg(long, value_name = "T", value_parser = threads_arg, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    /// No progress bar (one is drawn on stderr only when stderr is a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    /// The executor for `--threads`.
+    pub fn executor(&self) -> anyhow::Result<Executor> {
+        Ok(Executor::new(self.threads.unwrap_or(0))?)
+    }
 }
 
 impl SequenceArgs {
@@ -91,7 +110,7 @@ impl SequenceArgs {
 
     /// The executor for `--threads`.
     pub fn executor(&self) -> anyhow::Result<Executor> {
-        Ok(Executor::new(self.threads.unwrap_or(0))?)
+        self.run.executor()
     }
 }
 

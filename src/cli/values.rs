@@ -18,9 +18,6 @@ pub struct ValuesArgs {
     /// Leave out the '#' header lines.
     #[arg(long)]
     no_header: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
@@ -33,7 +30,7 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
         count,
         args.seq.engine,
         &exec,
-        args.quiet,
+        args.seq.run.quiet,
         &mut checker,
     )?;
     let header = if args.no_header {
