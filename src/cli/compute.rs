@@ -63,7 +63,7 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
                 count,
                 args.seq.engine,
                 &exec,
-                args.seq.run.quiet,
+                args.seq.run.bar.quiet,
                 &mut checker,
             )?;
             let summary = match checker.proved() {
@@ -104,7 +104,7 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     if t.len() < count {
         t.forget_observed_period();
     }
-    let mut bar = Bar::new(count, args.seq.run.quiet);
+    let mut bar = Bar::new(count, args.seq.run.bar.quiet);
     // Once a period is proved the engine stops and the table is completed from the period.
     let mut engine = StopAtPeriod::new(
         AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),

@@ -79,18 +79,38 @@ pub struct SequenceArgs {
 /// stderr only when it is a terminal; `--quiet` hides it there too.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Worker threads for one game (default: all cores); the values do not depend on it.
+    /// Worker threads (default: SLURM_CPUS_PER_TASK when set, else every core); the values do
+    /// not depend on it.
     #[arg(long, value_name = "T", value_parser = threads_arg, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub bar: BarArgs,
+}
+
+/// The progress bar's option, part of [`RunArgs`] and alone in commands that run on one thread
+/// (`genus`).
+#[derive(Debug, Args)]
+pub struct BarArgs {
     /// No progress bar (one is drawn on stderr only when stderr is a terminal).
     #[arg(long, short)]
     pub quiet: bool,
 }
 
 impl RunArgs {
+    /// `--threads`, else `SLURM_CPUS_PER_TASK` (the cores a cluster job was given), else
+    /// `None`: every core.
+    pub fn thread_count(&self) -> Option<usize> {
+        self.threads.or_else(|| {
+            std::env::var("SLURM_CPUS_PER_TASK")
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .filter(|&t| t > 0)
+        })
+    }
+
     /// The executor for `--threads`.
     pub fn executor(&self) -> anyhow::Result<Executor> {
-        Ok(Executor::new(self.threads.unwrap_or(0))?)
+        Ok(Executor::new(self.thread_count().unwrap_or(0))?)
     }
 }
 

@@ -66,6 +66,28 @@ impl Bar {
         bar.set_position(done);
     }
 
+    /// Shows `done` steps (a bar without a histogram: `genus`).
+    pub fn set_position(&self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+
+    /// Prints a line on stderr above the bar (or alone, without one).
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    /// Sets the text after the counts.
+    pub fn set_message(&self, text: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(text.to_string());
+        }
+    }
+
     /// Moves the end of the bar.
     pub fn set_total(&self, total: u64) {
         if let Some(bar) = &self.bar {
