@@ -149,7 +149,7 @@ pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
 
 /// The advice after an N too large for the memory, for commands without `--table`.
 pub const NO_TABLE_HINT: &str =
-    "; give a smaller N (only 'nimseq compute --table PATH' keeps the values on disk)";
+    "; give a smaller N ('nimseq compute --table PATH' and 'nimseq period --table PATH' keep the values on disk)";
 
 /// A heap count that the values can be held in memory for.
 pub fn checked_count(count: u64) -> anyhow::Result<usize> {
