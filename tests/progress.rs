@@ -85,7 +85,10 @@ fn the_bar_shows_heaps_rate_eta_largest_value_and_rare_count() {
     period.extend(["--table", t2.to_str().unwrap()]);
     let (code, drawn) = on_terminal(&period);
     assert_eq!(code, Some(0), "{drawn}");
-    assert!(drawn.contains("heaps/s") && drawn.contains("ETA"), "{drawn:?}");
+    assert!(
+        drawn.contains("heaps/s") && drawn.contains("ETA"),
+        "{drawn:?}"
+    );
     period.push("--quiet");
     assert!(on_terminal(&period).1.is_empty());
 }
