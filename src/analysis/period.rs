@@ -882,6 +882,28 @@ mod tests {
     }
 
     #[test]
+    fn one_late_exception_moves_the_preperiod() {
+        // Period 777 from heap 100, then one exception at heap 200,000 of 300,000.
+        let mut v = synthetic(100, 777, 300_000, 13);
+        v[200_000] = 9;
+        let seen = observe_slice(&v).expect("a tail of 100,000 values, 128 periods");
+        assert_eq!(
+            (seen.preperiod, seen.period, seen.proved),
+            (200_001, 777, false)
+        );
+        // The proof would need 2·200,001 + 2·777 + 2 values: the best candidate says so.
+        let mut checker = PeriodChecker::for_theorem_t(Some(2));
+        assert!(checker.settle_slice(&v).is_none());
+        let best = checker.best_candidate_slice(&v).expect("a candidate");
+        assert_eq!((best.preperiod, best.period), (200_001, 777));
+        assert_eq!(best.theorem_bound, Some(2 * 200_001 + 2 * 777 + 2));
+        // Before the exception the same values prove the period from heap 100.
+        let mut checker = PeriodChecker::for_theorem_t(Some(2));
+        let p = checker.settle_slice(&v[..200_000]).expect("proved");
+        assert_eq!((p.preperiod, p.period), (100, 777));
+    }
+
+    #[test]
     fn stop_at_period_fills_the_true_values() {
         // Kayles (period 12 from 71) and 0.137 in chunks of 50 heaps, and a run resumed from a
         // prefix: the copied values equal the exact engine's.
