@@ -494,33 +494,37 @@ fn period_in_a_table_resumes_after_a_kill_and_records_the_proof() {
 
 #[test]
 fn period_in_a_table_stops_cleanly_on_sigint_and_sigterm() {
-    // Officers (no period known) with the exact engine: long enough to be interrupted.
+    // Officers (no period known) with the exact engine, O(N^2): long enough to be interrupted;
+    // the resumed run then uses the default engine.
     let dir = tempfile::tempdir().unwrap();
-    let t = dir.path().join("o.nimseq");
-    let t = t.to_str().unwrap();
-    let args = [
-        "period", "0.6", "--max", "40000", "--engine", "exact", "--table", t, "-q",
-    ];
     for (sig, code, name) in [
         (libc::SIGTERM, 143, "SIGTERM"),
         (libc::SIGINT, 130, "SIGINT"),
     ] {
-        let (got, err) = interrupted(&args, 300, sig);
+        let t = dir.path().join(format!("{name}.nimseq"));
+        let t = t.to_str().unwrap();
+        let (got, err) = interrupted(
+            &[
+                "period", "0.6", "--max", "200000", "--engine", "exact", "--table", t, "-q",
+            ],
+            300,
+            sig,
+        );
         assert_eq!(got, Some(code), "{err}");
         assert!(
             err.contains(&format!("stopped by {name}")) && err.contains("run the same command"),
             "{err}"
         );
         assert_eq!(err.lines().count(), 1, "{err}");
+        let v = json(&[
+            "period", "0.6", "--max", "200000", "--table", t, "-q", "--json",
+        ]);
+        assert_eq!(
+            (v["proved"].as_bool(), v["count"].as_u64()),
+            (Some(false), Some(200_000))
+        );
+        assert_eq!(json(&["info", t, "--json"])["count"], 200_000);
     }
-    let v = json(&[
-        "period", "0.6", "--max", "40000", "--table", t, "-q", "--json",
-    ]);
-    assert_eq!(
-        (v["proved"].as_bool(), v["count"].as_u64()),
-        (Some(false), Some(40_000))
-    );
-    assert_eq!(json(&["info", t, "--json"])["count"], 40_000);
 }
 
 #[test]
