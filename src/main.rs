@@ -40,6 +40,7 @@ EXAMPLES
   nimseq graph moves.txt                 values of a game given as lines 'u v'
   nimseq hackenbush BBBRRBBR RBRRBRR     exact values of Hackenbush strings
   nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)
+  nimseq period 0.354                    goes on by itself to the 20,126,195 values the proof needs
   nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles";
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
@@ -82,7 +83,7 @@ enum Command {
     /// Print the values of a table file (b-file, CSV or raw bytes).
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
-    /// Compute until a period is proved (octal periodicity theorem) or --max is reached.
+    /// Compute until a period is proved (octal periodicity theorem): on to the values a candidate's proof needs, up to what the machine holds or --max.
     #[command(after_help = NOTATION)]
     Period(PeriodArgs),
     /// Write a report folder: an OEIS-style b-file, a plot (SVG) and a summary (Markdown).

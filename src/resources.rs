@@ -49,6 +49,18 @@ pub fn filesystem_size(dir: &std::path::Path) -> Option<u64> {
     (st.f_blocks as u64).checked_mul(st.f_frsize as u64)
 }
 
+/// The space free for new files on the file system holding `dir`, if known.
+pub fn free_space(dir: &std::path::Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a NUL-terminated path and `st` a properly sized, writable struct.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    (st.f_bavail as u64).checked_mul(st.f_frsize as u64)
+}
+
 /// `1536` → `1.5 KiB`.
 pub fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];

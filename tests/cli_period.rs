@@ -419,3 +419,138 @@ fn values_from_the_period_equal_exact_values() {
         .collect();
     assert_eq!(printed, expected);
 }
+
+#[test]
+fn period_of_0_354_is_proved_with_no_options() {
+    // 0.354: period 1180, last exception at heap 10,061,915 (Flammenkamp's tables of octal
+    // games; OEIS A071496; tczajka/octal-games SolvedGames.md). The first 2^24 values hold the
+    // candidate but not the 20,126,195 its proof needs: the run goes on by itself, to exactly
+    // the values the theorem needs.
+    let v = json(&["period", "0.354", "--json", "--quiet"]);
+    assert_eq!(v["proved"], true, "{v}");
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(10_061_916), Some(1180))
+    );
+    assert_eq!(v["theorem_bound"], 20_126_195);
+    assert_eq!(v["count"], 20_126_195);
+}
+
+/// Runs the binary with `args` for `ms` milliseconds, then sends `sig`; its exit code and stderr.
+fn interrupted(args: &[&str], ms: u64, sig: i32) -> (Option<i32>, String) {
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    // SAFETY: a plain kill(2) of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn period_in_a_table_resumes_after_a_kill_and_records_the_proof() {
+    // 0.16: period 149459 from heap 105351 (Gangolli & Plambeck 1989; OEIS A071430).
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.nimseq");
+    let t = t.to_str().unwrap();
+    let args = ["period", "0.16", "--table", t, "--quiet", "--json"];
+    // Killed part-way (or not even started): the next run resumes from what was committed.
+    let _ = interrupted(&args, 150, libc::SIGKILL);
+    let v = json(&args);
+    assert_eq!(v["proved"], true, "{v}");
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(105_351), Some(149_459))
+    );
+    let count = v["count"].as_u64().unwrap();
+    assert!(count >= 509_622, "{v}");
+    // The proof is recorded: 'info' shows it, and a new run reads it without computing.
+    let info = json(&["info", t, "--json"]);
+    assert_eq!(info["count"], count);
+    assert_eq!(info["period"]["proved"], true);
+    assert_eq!(info["period"]["period"], 149_459);
+    assert_eq!(info["period"]["theorem_bound"], 509_622);
+    let text = stdout(&["info", t, "--verify"]);
+    assert!(
+        text.contains("period 149459 from heap 105351 (proved by the octal periodicity theorem from heaps 0 .. 509621"),
+        "{text}"
+    );
+    assert_eq!(json(&args), v);
+    // The values stored are the ones computed in memory.
+    let n = count.to_string();
+    assert_eq!(
+        stdout(&["values", "0.16", "-n", &n, "--table", t]),
+        stdout(&["values", "0.16", "-n", &n, "-q"])
+    );
+}
+
+#[test]
+fn period_in_a_table_stops_cleanly_on_sigint_and_sigterm() {
+    // Officers (no period known) with the exact engine, O(N^2): long enough to be interrupted;
+    // the resumed run then uses the default engine.
+    let dir = tempfile::tempdir().unwrap();
+    for (sig, code, name) in [
+        (libc::SIGTERM, 143, "SIGTERM"),
+        (libc::SIGINT, 130, "SIGINT"),
+    ] {
+        let t = dir.path().join(format!("{name}.nimseq"));
+        let t = t.to_str().unwrap();
+        let (got, err) = interrupted(
+            &[
+                "period", "0.6", "--max", "200000", "--engine", "exact", "--table", t, "-q",
+            ],
+            300,
+            sig,
+        );
+        assert_eq!(got, Some(code), "{err}");
+        assert!(
+            err.contains(&format!("stopped by {name}")) && err.contains("run the same command"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let v = json(&[
+            "period", "0.6", "--max", "200000", "--table", t, "-q", "--json",
+        ]);
+        assert_eq!(
+            (v["proved"].as_bool(), v["count"].as_u64()),
+            (Some(false), Some(200_000))
+        );
+        assert_eq!(json(&["info", t, "--json"])["count"], 200_000);
+    }
+}
+
+#[test]
+fn every_long_command_takes_the_same_run_options() {
+    // --threads and --quiet (one definition) wherever values are computed; --quiet alone for
+    // genus, which computes on one thread; --table wherever values are read.
+    for cmd in ["values", "compute", "report", "period", "play", "survey"] {
+        let help = stdout(&[cmd, "--help"]);
+        for flag in ["--threads <T>", "--quiet"] {
+            assert!(help.contains(flag), "{cmd} --help lacks {flag}");
+        }
+    }
+    let help = stdout(&["genus", "--help"]);
+    assert!(help.contains("--quiet") && help.contains("--progress"));
+    for cmd in ["values", "compute", "report", "period", "play"] {
+        assert!(stdout(&[cmd, "--help"]).contains("--table <PATH>"), "{cmd}");
+    }
+    // The options work: the same output with them as without.
+    assert_eq!(
+        stdout(&["period", "kayles", "--threads", "2", "-q", "--json"]),
+        stdout(&["period", "kayles", "--json"])
+    );
+    assert_eq!(
+        stdout(&["genus", "kayles", "-n", "12", "--quiet"]),
+        stdout(&["genus", "kayles", "-n", "12"])
+    );
+    let out = nimseq(&["period", "kayles", "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}

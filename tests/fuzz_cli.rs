@@ -43,6 +43,8 @@ const FLAGS: &[&str] = &[
     "--shard",
     "--misere",
     "-q",
+    "--quiet",
+    "--progress",
     "--verify",
     "--no-header",
     "--checkpoint",

@@ -67,7 +67,11 @@ fn the_bar_shows_heaps_rate_eta_largest_value_and_rare_count() {
     let t = dir.path().join("t");
     let mut with_table = RUN.to_vec();
     with_table.extend(["--table", t.to_str().unwrap()]);
-    for args in [&RUN[..], &with_table] {
+    // The same bar in every command that computes for long: compute, period, report.
+    let mut period = vec!["period", "0.6", "--max", "40000", "--engine", "exact"];
+    let out = dir.path().join("r");
+    let report = [&["report"], &RUN[1..], &["-o", out.to_str().unwrap()]].concat();
+    for args in [&RUN[..], &with_table, &period, &report] {
         let (code, drawn) = on_terminal(args);
         assert_eq!(code, Some(0), "{drawn}");
         for needle in ["heaps/s", "ETA", "largest ", "rare ", "/40,000 heaps"] {
@@ -77,6 +81,16 @@ fn the_bar_shows_heaps_rate_eta_largest_value_and_rare_count() {
             );
         }
     }
+    let t2 = dir.path().join("t2");
+    period.extend(["--table", t2.to_str().unwrap()]);
+    let (code, drawn) = on_terminal(&period);
+    assert_eq!(code, Some(0), "{drawn}");
+    assert!(
+        drawn.contains("heaps/s") && drawn.contains("ETA"),
+        "{drawn:?}"
+    );
+    period.push("--quiet");
+    assert!(on_terminal(&period).1.is_empty());
 }
 
 #[test]

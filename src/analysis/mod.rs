@@ -13,8 +13,7 @@ use serde::Serialize;
 
 pub use period::{
     extend_checking, extended_stats, observe, observe_slice, periodic_value, theorem_bound,
-    theorem_t, PeriodChecker, PeriodReport, PeriodicValues, StopAtPeriod, MAX_SEARCHED_PERIOD,
-    MIN_PERIODS_SEEN,
+    theorem_t, PeriodChecker, PeriodReport, PeriodicValues, StopAtPeriod, MIN_PERIODS_SEEN,
 };
 pub use profile::Profile;
 pub use stats::{is_rare, rare_mask, Histogram, Stats};

@@ -29,22 +29,49 @@
 //! for `n ≥ m` and `j` large), so the smallest preperiod is one more than the last `n` with
 //! `G(n + p*) ≠ G(n)`, found by scanning down from `n0`. Both are exact, not "smallest seen".
 //!
-//! **Finding candidates as values arrive.** [`PeriodChecker`] keeps a few candidate periods, each
-//! with its last mismatch (the last `n` with `G(n + p) ≠ G(n)`), updated per chunk by a backward
-//! scan of the new values that stops at the first mismatch. New candidates come from a
-//! Z-function of the reversed sequence (`z[p]` = how far back from the newest heap
-//! `G(n) = G(n − p)` holds), run again each time the sequence has grown by an eighth, so its cost
-//! is O(N) amortized. The theorem's condition is tested after every chunk, so a period is proved
-//! within a chunk (or a small step, below [`crate::engine::CHUNK`] heaps) of the first heap where
-//! the computed values allow it.
+//! **Finding candidates as values arrive: no ceiling on the period.** Write `z(p)` for how far
+//! back from the newest heap `G(n) = G(n − p)` holds among the `N` values computed; the tail
+//! from `n0 = N − z(p) − p` is `p`-periodic, and the proof condition
+//! `2·max(n0, 1) + 2p + t ≤ N` gives `p < N/2 ≤ z(p)`. Everything rests on one lemma:
+//!
+//! *If `q ≤ k ≤ z(q)`, the most recent earlier occurrence of the newest `k` values — the
+//! smallest shift `p1 ≥ 1` with `z(p1) ≥ k` — divides `q`, and the `p1`-periodic tail contains
+//! the `q`-periodic one.* Proof: the last `k + q` values `X` are `q`-periodic; write `u[r]` for
+//! the value at the heaps `≡ r (mod q)` in `X`. The window of `k ≥ q` values covers every residue,
+//! so `z(p1) ≥ k` says `u[r] = u[r − p1 mod q]` for all `r`: `u` is invariant under rotation by
+//! `d = gcd(p1, q)`, so `X` is `d`-periodic, `z(d) ≥ k + q − d ≥ k`, and `p1 ≤ d` by minimality:
+//! `p1 = d` divides `q`. A `q`-periodic stretch whose last `q` values are `p1`-periodic, with
+//! `p1 | q`, is `p1`-periodic (every heap equals one of the last `q` at a multiple of `q`, and
+//! the residues mod `p1` are kept), so `z(p1) ≥ z(q)`; and while `G(n) = G(n − q)` continues,
+//! `G(n − q) = G(n − p1)` inside that stretch, so `p1` continues too. Hence `p1`'s preperiod
+//! is at most `q`'s and its proof needs no more values.
+//!
+//! [`PeriodChecker`] keeps a few candidates (at most 8), each with its last mismatch, updated
+//! per chunk by a backward scan of the new values that stops at the first mismatch. At lengths
+//! `M` growing by a quarter (`M' = M + ⌊M/4⌋ + 1`) it searches: (a) the most recent earlier
+//! occurrence of the newest `⌊M/2⌋` values at any shift, and (b) that of the newest `⌊3M/8⌋`
+//! values at shifts up to `⌊3M/8⌋`; each is found by a rolling hash slid back over the values
+//! and checked value by value (a hash never decides anything), O(M) time and O(1) memory. The
+//! searches cost O(N) in all, and the memory is the values plus a few words: nothing grows with
+//! the period. Why nothing provable is missed: if `(n0, q)` meets the condition at `N`, then
+//! `q < N/2 ≤ z(q)`, so (a) run at `N` finds a `p1` that the lemma makes provable at `N`. If it
+//! first meets it at `N` between searches at `M` and `M'`, then `z(q)` was at least
+//! `N/2 − (N − M) ≥ 3M/8` at `M`, so when `q ≤ ⌊3M/8⌋` the candidate of (b) divides `q`, has
+//! followed it since, and is proved in the same chunk as `q` would be; a longer period (more than
+//! 3/8 of the values, so a preperiod under `N/16`) is proved by the next search, at most a quarter
+//! later. Proofs are then reduced to the smallest period and preperiod (below), so the answer
+//! never depends on which multiple was found first.
 //!
 //! **Observed patterns.** [`observe`] looks for the longest periodic tail of the values
 //! (`G(n + p) = G(n)`), then, if there is none, for arithmetic periodicity
 //! (`G(n + p) = G(n) + s`, Howse & Nowakowski 2004), which is ordinary periodicity of the
-//! differences `G(n + 1) − G(n)`. A pattern is reported when at least [`MIN_PERIODS_SEEN`] full
-//! periods were seen and it covers at least a quarter of the values computed (three periods of 3
+//! differences `G(n + 1) − G(n)`. A pattern is reported when at least [`MIN_PERIODS_SEEN`] (3)
+//! full periods were seen and it covers at least a quarter of the values computed (three periods of 3
 //! at the end of 5,000 values of Grundy's game are noise, not an observation); it is never
-//! called proved.
+//! called proved. The search is exact and has no ceiling either: such a tail has `z(p) ≥ 2p`
+//! and `z(p) + p ≥ N/4`, so one of `k = k0, 2·k0, 4·k0, …` (`k0 = max(1, ⌊N/12⌋)`) lies in
+//! `[p, z(p)]`, and by the lemma the most recent earlier occurrence of the newest `k` values is a
+//! period with a tail at least as long and a period no longer: a few O(N) scans.
 
 use std::ops::ControlFlow;
 
@@ -55,14 +82,11 @@ use crate::engine::{extend, Cell, EngineError, Fill, Values, CHUNK};
 use crate::rules::Rule;
 use crate::with_values;
 
-/// The largest period the candidate search considers (memory: 8 bytes per period).
-pub const MAX_SEARCHED_PERIOD: usize = 1 << 25;
-
 /// An observed pattern is reported only when the values show at least this many full periods.
 pub const MIN_PERIODS_SEEN: u64 = 3;
 
-/// Candidates kept between two searches.
-const MAX_CANDIDATES: usize = 32;
+/// Candidates tracked (the newest found; each costs a comparison per new value).
+const MAX_CANDIDATES: usize = 8;
 
 /// `t` (the index of the last non-zero digit) when the octal periodicity theorem covers `rule`.
 pub fn theorem_t(rule: &Rule) -> Option<u64> {
@@ -156,8 +180,15 @@ pub struct PeriodChecker {
 impl PeriodChecker {
     /// A checker for `rule`; it never proves anything when the theorem does not cover the rule.
     pub fn new(rule: &Rule) -> PeriodChecker {
+        PeriodChecker::for_theorem_t(theorem_t(rule))
+    }
+
+    /// A checker for any sequence, as if it were the values of a code whose last non-zero digit
+    /// is at index `t` (`None`: it never proves anything). For synthetic sequences in tests and
+    /// benchmarks; a "proof" is then only the theorem's condition holding on the values seen.
+    pub fn for_theorem_t(t: Option<u64>) -> PeriodChecker {
         PeriodChecker {
-            t: theorem_t(rule),
+            t,
             candidates: Vec::new(),
             seen: 0,
             next_search: 0,
@@ -175,27 +206,43 @@ impl PeriodChecker {
         self.proved.as_ref()
     }
 
-    /// The candidate closest to a proof in `v` when nothing is proved (yet): among the
+    /// The candidate closest to a proof in `v` when nothing is proved (yet), as a [`Period`]
+    /// with `proved: false` and the values its proof would need (`theorem_bound`). Among the
     /// periods whose pattern fills at least two full periods at the end of the values, the one
-    /// whose proof needs the fewest values (`theorem_bound`), as a [`Period`] with
-    /// `proved: false`. `None` when the theorem does not cover the rule or no period qualifies.
+    /// whose proof needs the fewest values, looked for among the candidates tracked and the
+    /// most recent earlier occurrences of the newest `k` values for `k = len/2, len/3, len/4.5,
+    /// …` down to `len/32`: exact among the periods with at least 2.5 periods seen whose
+    /// pattern covers at least 1/21 of the values (see the module text). `None` when the
+    /// theorem does not cover the rule or no period qualifies.
     pub fn best_candidate_slice<T: Cell>(&self, v: &[T]) -> Option<Period> {
         let t = self.t?;
-        let len = v.len() as u64;
-        search(v, t)
+        let len = v.len();
+        let at = |i: usize| v[i].get();
+        let mut found: Vec<(usize, usize)> = self
+            .candidates
+            .iter()
+            .map(|c| c.p as usize)
+            .filter(|&p| p < len)
+            .map(|p| (p, match_len(len, p, &at)))
+            .collect();
+        let mut k = len / 2;
+        while k >= (len / 32).max(1) {
+            found.extend(first_occurrence(len, k, len, &at));
+            k = k * 2 / 3;
+        }
+        found
             .into_iter()
-            .min_by_key(|c| (theorem_bound(c.preperiod(), c.p, t), c.p))
-            .map(|c| {
-                let n0 = c.preperiod();
-                Period {
-                    preperiod: n0,
-                    period: c.p,
-                    last_exception: n0.checked_sub(1),
-                    shift: 0,
-                    proved: false,
-                    periods_seen: (len - n0) / c.p,
-                    theorem_bound: Some(theorem_bound(n0, c.p, t)),
-                }
+            .filter(|&(p, z)| z >= p)
+            .map(|(p, z)| ((len - z - p) as u64, p as u64))
+            .min_by_key(|&(n0, p)| (theorem_bound(n0, p, t), p))
+            .map(|(n0, p)| Period {
+                preperiod: n0,
+                period: p,
+                last_exception: n0.checked_sub(1),
+                shift: 0,
+                proved: false,
+                periods_seen: (len as u64 - n0) / p,
+                theorem_bound: Some(theorem_bound(n0, p, t)),
             })
     }
 
@@ -207,6 +254,19 @@ impl PeriodChecker {
     /// Looks at the values appended since the last call; returns the period once it is proved.
     pub fn update(&mut self, values: &Values) -> Option<&Period> {
         with_values!(values, v => self.update_slice(v))
+    }
+
+    /// [`PeriodChecker::update`] with a search at this length whatever the schedule, so that
+    /// the verdict is exact for these values: a period is proved exactly when some period meets
+    /// the theorem's condition on them. For the end of a run (one O(N) scan).
+    pub fn settle(&mut self, values: &Values) -> Option<&Period> {
+        with_values!(values, v => self.settle_slice(v))
+    }
+
+    /// [`PeriodChecker::settle`] for values in any slice.
+    pub fn settle_slice<T: Cell>(&mut self, v: &[T]) -> Option<&Period> {
+        self.next_search = 0;
+        self.update_slice(v)
     }
 
     /// [`PeriodChecker::update`] for values in any slice (a table's mapped values, say).
@@ -222,13 +282,12 @@ impl PeriodChecker {
             self.seen = 0;
             self.next_search = 0;
         }
+        for c in &mut self.candidates {
+            track(v, self.seen, c);
+        }
         if len >= self.next_search {
-            self.candidates = search(v, t);
-            self.next_search = len + (len / 8).max(64);
-        } else {
-            for c in &mut self.candidates {
-                track(v, self.seen, c);
-            }
+            self.search(v);
+            self.next_search = len + len / 4 + 1;
         }
         self.seen = len;
         let proved = self
@@ -242,6 +301,25 @@ impl PeriodChecker {
         }
         self.proved.as_ref()
     }
+
+    /// The search at `M = v.len()` (see the module text): the most recent earlier occurrence of
+    /// the newest `⌊3M/8⌋` values at a shift of at most `⌊3M/8⌋`, and of the newest `⌊M/2⌋`
+    /// values at any shift, each added to the candidates tracked.
+    fn search<T: Cell>(&mut self, v: &[T]) {
+        let len = v.len();
+        let at = |i: usize| v[i].get();
+        let w = 3 * len / 8;
+        for (k, max_shift) in [(w, w), (len / 2, len)] {
+            if let Some((p, z)) = first_occurrence(len, k, max_shift, &at) {
+                let c = Candidate::from_match(len, p, z);
+                self.candidates.retain(|old| old.p != c.p);
+                if self.candidates.len() == MAX_CANDIDATES {
+                    self.candidates.remove(0);
+                }
+                self.candidates.push(c);
+            }
+        }
+    }
 }
 
 /// Updates the last mismatch of `c` with the heaps `from..vals.len()`.
@@ -254,92 +332,98 @@ fn track<T: Cell>(vals: &[T], from: usize, c: &mut Candidate) {
     }
 }
 
-/// The Z-function of the reversed sequence `at(len − 1), at(len − 2), …`, for shifts `1..=pmax`:
-/// `z[p]` = the largest `k` with `at(len − 1 − i) = at(len − 1 − i − p)` for all `i < k`.
+impl Candidate {
+    /// The candidate `p` with `z(p) = z` among `len` values (see [`match_len`]).
+    fn from_match(len: usize, p: usize, z: usize) -> Candidate {
+        Candidate {
+            p: p as u64,
+            last_mismatch: (z + p < len).then(|| (len - 1 - z - p) as u64),
+        }
+    }
+}
+
+/// The modulus of the rolling hash (the Mersenne prime 2^61 − 1) and its base.
+const HASH_MOD: u64 = (1 << 61) - 1;
+const HASH_BASE: u64 = 0x0a3c_59e1_d2f4_b817 % HASH_MOD;
+
+fn mul_mod(a: u64, b: u64) -> u64 {
+    let x = u128::from(a) * u128::from(b);
+    let s = (x as u64 & HASH_MOD) + (x >> 61) as u64;
+    if s >= HASH_MOD {
+        s - HASH_MOD
+    } else {
+        s
+    }
+}
+
+fn add_mod(a: u64, b: u64) -> u64 {
+    let s = a + b;
+    if s >= HASH_MOD {
+        s - HASH_MOD
+    } else {
+        s
+    }
+}
+
+fn sub_mod(a: u64, b: u64) -> u64 {
+    if a >= b {
+        a - b
+    } else {
+        a + HASH_MOD - b
+    }
+}
+
+/// `z(p)` of the sequence `at(0) … at(len − 1)`: the largest `k` with
+/// `at(len − 1 − i) = at(len − 1 − i − p)` for all `i < k` (how far back from the newest heap
+/// `G(n) = G(n − p)` holds). The tail from heap `len − z(p) − p` is `p`-periodic, so the
+/// preperiod of `p` among these values is `len − z(p) − p`.
+fn match_len(len: usize, p: usize, at: &impl Fn(usize) -> u32) -> usize {
+    let mut k = 0;
+    while p + k < len && at(len - 1 - k) == at(len - 1 - k - p) {
+        k += 1;
+    }
+    k
+}
+
+/// The most recent earlier occurrence of the newest `k` values: the smallest shift
+/// `p ≤ max_shift` with `z(p) ≥ k`, and `z(p)` exactly. `None` when there is none.
 ///
-/// Stored as `u32`, half the memory of `u64` (the search runs to 2^25 shifts: 128 MiB, not 256);
-/// a value of `u32::MAX` or more is stored as `u32::MAX` and [`z_at`] gives it exactly.
-fn z_reversed(len: usize, pmax: usize, at: impl Fn(usize) -> u32) -> Vec<u32> {
-    z_reversed_capped(len, pmax, at, u32::MAX)
-}
-
-/// [`z_reversed`] with values stored up to `cap` (a parameter so that tests reach the capped
-/// case). An entry capped below its true value only makes the algorithm start its comparison
-/// earlier than it could, never wrong.
-fn z_reversed_capped(len: usize, pmax: usize, at: impl Fn(usize) -> u32, cap: u32) -> Vec<u32> {
-    let pmax = pmax.min(len.saturating_sub(1));
-    let r = |i: usize| at(len - 1 - i);
-    let mut z = vec![0u32; pmax + 1];
-    if len == 0 {
-        return z;
+/// A rolling hash (polynomial, modulo 2^61 − 1) of every window of `k` values, slid backwards
+/// from the newest, selects the windows worth comparing; each is compared value by value, so a
+/// hash collision costs a comparison, never a wrong answer. O(len) time, O(1) memory.
+fn first_occurrence(
+    len: usize,
+    k: usize,
+    max_shift: usize,
+    at: &impl Fn(usize) -> u32,
+) -> Option<(usize, usize)> {
+    if k == 0 || k >= len {
+        return None;
     }
-    let store = |k: usize| k.min(cap as usize) as u32;
-    z[0] = store(len);
-    let (mut l, mut right) = (0usize, 0usize); // [l, right) matches a prefix of r
-    for i in 1..=pmax {
-        let mut k = if i < right {
-            (z[i - l] as usize).min(right - i)
-        } else {
-            0
-        };
-        while i + k < len && r(k) == r(i + k) {
-            k += 1;
-        }
-        z[i] = store(k);
-        if i + k > right {
-            l = i;
-            right = i + k;
+    let max_shift = max_shift.min(len - k);
+    let val = |i: usize| u64::from(at(i)) + 1;
+    // h(s) = Σ_{i<k} val(s + i)·B^i, the hash of the window starting at heap s.
+    let mut top = 1; // B^(k−1)
+    let mut target = 0;
+    for i in (0..k).rev() {
+        target = add_mod(mul_mod(target, HASH_BASE), val(len - k + i));
+        if i > 0 {
+            top = mul_mod(top, HASH_BASE);
         }
     }
-    z
-}
-
-/// `z[p]` exactly, for `z` from [`z_reversed_capped`] with `cap`: a capped entry is extended by
-/// comparing on from where it stopped.
-fn z_at(z: &[u32], p: usize, cap: u32, len: usize, at: impl Fn(usize) -> u32) -> u64 {
-    let mut k = z[p] as usize;
-    if z[p] == cap {
-        let r = |i: usize| at(len - 1 - i);
-        while p + k < len && r(k) == r(p + k) {
-            k += 1;
+    let mut h = target;
+    for p in 1..=max_shift {
+        let s = len - k - p;
+        // Drop heap s + k (the window's last), shift, add heap s.
+        h = add_mod(
+            mul_mod(sub_mod(h, mul_mod(val(s + k), top)), HASH_BASE),
+            val(s),
+        );
+        if h == target && (0..k).all(|i| at(s + i) == at(len - k + i)) {
+            return Some((p, match_len(len, p, at)));
         }
     }
-    k as u64
-}
-
-/// Candidate periods for a sequence whose proof needs `2·max(n0,1) + 2p + t` values: the
-/// periods with at least two full periods in the tail, the ones closest to a proof first,
-/// leaving out multiples of a candidate already taken.
-fn search<T: Cell>(vals: &[T], t: u64) -> Vec<Candidate> {
-    let len = vals.len();
-    if len < 2 {
-        return Vec::new();
-    }
-    let pmax = (len / 2).min(MAX_SEARCHED_PERIOD);
-    let z = z_reversed(len, pmax, |i| vals[i].get());
-    let mut all: Vec<(u64, Candidate)> = (1..z.len())
-        .filter(|&p| z[p] as usize >= p)
-        .map(|p| {
-            let matched = z_at(&z, p, u32::MAX, len, |i| vals[i].get()) as usize;
-            let last_mismatch = (matched < len - p).then(|| (len - 1 - matched - p) as u64);
-            let c = Candidate {
-                p: p as u64,
-                last_mismatch,
-            };
-            (theorem_bound(c.preperiod(), c.p, t), c)
-        })
-        .collect();
-    all.sort_by_key(|&(need, c)| (need, c.p));
-    let mut kept: Vec<Candidate> = Vec::new();
-    for (_, c) in all {
-        if kept.len() == MAX_CANDIDATES {
-            break;
-        }
-        if !kept.iter().any(|k| c.p % k.p == 0) {
-            kept.push(c);
-        }
-    }
-    kept
+    None
 }
 
 /// The smallest period and preperiod, given that `(n0, p)` is proved (see the module text).
@@ -367,7 +451,7 @@ fn minimize<T: Cell>(vals: &[T], n0: u64, p: u64, t: u64) -> Period {
 }
 
 /// Extends `values` up to `max` heaps with `engine`, checking for a proved period as it goes;
-/// stops as soon as one is proved. Below [`CHUNK`] heaps it grows in steps of a quarter, so a
+/// stops as soon as one is proved (and settles the verdict at `max` when none was). Below [`CHUNK`] heaps it grows in steps of a quarter, so a
 /// small period is proved with few values; from there on after every chunk. `progress` is called
 /// as in [`extend`] and may stop the computation.
 pub fn extend_checking<E: Fill>(
@@ -395,6 +479,11 @@ pub fn extend_checking<E: Fill>(
     });
     match result {
         Err(EngineError::Stopped { .. }) if checker.proved().is_some() => Ok(()),
+        Ok(()) => {
+            // The verdict exact at the last length, whatever the search schedule.
+            checker.settle(values);
+            Ok(())
+        }
         other => other,
     }
 }
@@ -458,21 +547,24 @@ impl<E: Fill> Fill for StopAtPeriod<E> {
 
 /// The longest periodic tail of `at(0) … at(len − 1)` with at least [`MIN_PERIODS_SEEN`] full
 /// periods and a quarter of the values: `(preperiod, period)`, the smallest preperiod first, then
-/// the smallest period.
+/// the smallest period. Exact: the most recent earlier occurrences of the newest `k` values for
+/// `k = k0, 2·k0, 4·k0, …` below `len`, `k0 = max(1, ⌊len/12⌋)`, dominate every such tail (see
+/// the module text); O(len) time, O(1) memory.
 fn longest_periodic_tail(len: usize, at: impl Fn(usize) -> u32) -> Option<(u64, u64)> {
-    let pmax = (len / MIN_PERIODS_SEEN as usize).min(MAX_SEARCHED_PERIOD);
-    if pmax == 0 {
-        return None;
+    let seen = MIN_PERIODS_SEEN as usize;
+    let mut best: Option<(u64, u64)> = None;
+    let mut k = (len / 12).max(1);
+    while k < len {
+        if let Some((p, z)) = first_occurrence(len, k, len, &at) {
+            let tail = z + p;
+            if tail >= seen * p && 4 * tail >= len {
+                let c = ((len - tail) as u64, p as u64);
+                best = Some(best.map_or(c, |b| b.min(c)));
+            }
+        }
+        k *= 2;
     }
-    let z = z_reversed(len, pmax, &at);
-    (1..z.len())
-        .map(|p| (p, z_at(&z, p, u32::MAX, len, &at)))
-        .filter(|&(p, k)| {
-            let tail = k + p as u64;
-            tail >= MIN_PERIODS_SEEN * p as u64 && 4 * tail >= len as u64
-        })
-        .map(|(p, k)| (len as u64 - p as u64 - k, p as u64))
-        .min()
+    best
 }
 
 /// The periodicity the values show, without proof: ordinary periodicity if there is a tail with
@@ -617,23 +709,96 @@ mod tests {
         best
     }
 
+    /// The smallest `(n0, p)` whose theorem condition holds on `v` (with `t`), by brute force:
+    /// the smallest such p, with the smallest preperiod for it.
+    fn brute_proof(v: &[u32], t: u64) -> Option<(u64, u64)> {
+        let len = v.len();
+        (1..len).find_map(|p| {
+            let z = (0..len - p)
+                .take_while(|&i| v[len - 1 - i] == v[len - 1 - i - p])
+                .count();
+            let n0 = (len - z - p) as u64;
+            (theorem_bound(n0, p as u64, t) <= len as u64).then_some((n0, p as u64))
+        })
+    }
+
     proptest! {
         #[test]
-        fn z_function_matches_definition(v in prop::collection::vec(0u32..3, 1..120)) {
+        fn first_occurrence_matches_definition(
+            v in prop::collection::vec(0u32..3, 1..120),
+            k in 1usize..60,
+            max_shift in 1usize..120,
+        ) {
             let len = v.len();
-            let z = z_reversed(len, len, |i| v[i]);
-            // Capped at 3: every entry of 3 or more is extended by `z_at`.
-            let capped = z_reversed_capped(len, len, |i| v[i], 3);
-            for p in 1..len {
-                let k = (0..len - p).take_while(|&i| v[len - 1 - i] == v[len - 1 - i - p]).count();
-                prop_assert_eq!(z[p] as usize, k);
-                prop_assert_eq!(z_at(&capped, p, 3, len, |i| v[i]), k as u64);
-            }
+            let z = |p: usize| (0..len - p)
+                .take_while(|&i| v[len - 1 - i] == v[len - 1 - i - p])
+                .count();
+            let expected = (k < len)
+                .then(|| (1..=max_shift.min(len - k)).find(|&p| z(p) >= k).map(|p| (p, z(p))))
+                .flatten();
+            prop_assert_eq!(first_occurrence(len, k, max_shift, &|i| v[i]), expected);
         }
 
         #[test]
         fn longest_tail_matches_brute_force(v in prop::collection::vec(0u32..3, 1..150)) {
             prop_assert_eq!(longest_periodic_tail(v.len(), |i| v[i]), brute_tail(&v, MIN_PERIODS_SEEN));
+        }
+
+        /// The checker on synthetic sequences fed in random chunks: a random prefix, then a
+        /// random pattern repeated (sometimes itself a repetition of a smaller one: a period
+        /// that is a multiple of a smaller one), sometimes with one late exception. At every
+        /// length the checker sees, it proves exactly when the theorem's condition holds for
+        /// some period on those values (brute force), at the latest one search later, and its
+        /// answer is the smallest period that satisfies the condition, with its preperiod.
+        #[test]
+        fn checker_proves_what_brute_force_proves(
+            prefix in prop::collection::vec(0u32..4, 0..200),
+            unit in prop::collection::vec(0u32..4, 1..120),
+            repeats in 1usize..4,
+            t in 0u64..4,
+            exception in prop::option::of(0.0f64..1.0),
+            chunks in prop::collection::vec(1usize..150, 1..60),
+        ) {
+            let pattern: Vec<u32> = unit.iter().copied().cycle().take(unit.len() * repeats).collect();
+            let p = pattern.len();
+            let len = 2 * prefix.len() + 3 * p + t as usize + 200;
+            let mut v: Vec<u32> = prefix.clone();
+            while v.len() < len {
+                v.push(pattern[(v.len() - prefix.len()) % p]);
+            }
+            if let Some(x) = exception {
+                let at = prefix.len() + ((len - prefix.len()) as f64 * x) as usize;
+                if at < len {
+                    v[at] = 9;
+                }
+            }
+            let mut checker = PeriodChecker::for_theorem_t(Some(t));
+            let (mut n, mut first, mut i) = (0usize, None, 0usize);
+            while n < len && checker.proved().is_none() {
+                n = (n + chunks[i % chunks.len()]).min(len);
+                i += 1;
+                let expected = brute_proof(&v[..n], t);
+                // The first length of the current run of lengths with a proof (an exception
+                // can end one: synthetic values need not obey the theorem).
+                match expected {
+                    None => first = None,
+                    Some((_, q)) if first.is_none() => first = Some((n, q)),
+                    Some(_) => {}
+                }
+                match checker.update_slice(&v[..n]) {
+                    Some(got) => {
+                        prop_assert_eq!(Some((got.preperiod, got.period)), expected, "at {}", n);
+                        let (f, q) = first.unwrap();
+                        // Small periods at once; larger ones by the next search.
+                        prop_assert!(n == f || q as usize > 3 * (f - 1) / 10 - 1, "{} vs {}", n, f);
+                        prop_assert!(n <= f + f / 4 + 1 + 150, "{} vs {}", n, f);
+                    }
+                    None => prop_assert!(
+                        first.map_or(true, |(f, _)| n <= f + f / 4 + 1 + 150),
+                        "not proved at {} though provable at {:?}", n, first
+                    ),
+                }
+            }
         }
 
         #[test]
@@ -653,6 +818,89 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A synthetic sequence: `n0` pseudo-random values (the last of them breaking the period),
+    /// then a pseudo-random pattern of `p` values repeated, `len` values in all.
+    fn synthetic(n0: usize, p: usize, len: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 7) as u8
+        };
+        let pattern: Vec<u8> = (0..p).map(|_| next()).collect();
+        let mut v: Vec<u8> = (0..n0).map(|_| next()).collect();
+        if n0 > 0 {
+            v[n0 - 1] = pattern[(n0 - 1 + p - n0 % p) % p].wrapping_add(1) % 7;
+        }
+        v.extend((0..len - n0).map(|i| pattern[i % p]));
+        v
+    }
+
+    /// Feeds `v` to a checker in chunks of [`CHUNK`] heaps; the length at which it proves.
+    fn proved_at(v: &[u8], t: u64) -> Option<(usize, Period)> {
+        let mut checker = PeriodChecker::for_theorem_t(Some(t));
+        let mut n = 0;
+        while n < v.len() {
+            n = (n + CHUNK).min(v.len());
+            if let Some(p) = checker.update_slice(&v[..n]) {
+                return Some((n, p.clone()));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn long_periods_are_found_without_a_ceiling() {
+        // A period of a million from heap 777, longer than 3/8 of the values when it becomes
+        // provable: proved by the next search, at most a quarter later.
+        let (n0, p, t) = (777, 1_000_003, 2);
+        let bound = theorem_bound(n0 as u64, p as u64, t) as usize;
+        let v = synthetic(n0, p, bound + bound / 4 + 2 * CHUNK, 7);
+        let (at, got) = proved_at(&v, t).expect("proved");
+        assert_eq!((got.preperiod, got.period), (n0 as u64, p as u64));
+        assert!(
+            at >= bound && at <= bound + bound / 4 + CHUNK,
+            "{at} vs {bound}"
+        );
+        // A short period after a long preperiod (the shape of 0.354): proved in the chunk where
+        // the values first allow it.
+        let (n0, p) = (1_000_001, 1180);
+        let bound = theorem_bound(n0 as u64, p as u64, t) as usize;
+        let v = synthetic(n0, p, bound + 2 * CHUNK, 11);
+        let (at, got) = proved_at(&v, t).expect("proved");
+        assert_eq!((got.preperiod, got.period), (n0 as u64, p as u64));
+        assert_eq!(at, bound.div_ceil(CHUNK) * CHUNK);
+        // A period that is a multiple of a smaller one is reported as the smaller one.
+        let unit = synthetic(0, 5000, 5000, 3);
+        let mut v: Vec<u8> = synthetic(300, 1, 300, 5);
+        v.extend(unit.iter().cycle().take(200_000));
+        let (_, got) = proved_at(&v, t).expect("proved");
+        assert_eq!(got.period, 5000);
+    }
+
+    #[test]
+    fn one_late_exception_moves_the_preperiod() {
+        // Period 777 from heap 100, then one exception at heap 200,000 of 300,000.
+        let mut v = synthetic(100, 777, 300_000, 13);
+        v[200_000] = 9;
+        let seen = observe_slice(&v).expect("a tail of 100,000 values, 128 periods");
+        assert_eq!(
+            (seen.preperiod, seen.period, seen.proved),
+            (200_001, 777, false)
+        );
+        // The proof would need 2·200,001 + 2·777 + 2 values: the best candidate says so.
+        let mut checker = PeriodChecker::for_theorem_t(Some(2));
+        assert!(checker.settle_slice(&v).is_none());
+        let best = checker.best_candidate_slice(&v).expect("a candidate");
+        assert_eq!((best.preperiod, best.period), (200_001, 777));
+        assert_eq!(best.theorem_bound, Some(2 * 200_001 + 2 * 777 + 2));
+        // Before the exception the same values prove the period from heap 100.
+        let mut checker = PeriodChecker::for_theorem_t(Some(2));
+        let p = checker.settle_slice(&v[..200_000]).expect("proved");
+        assert_eq!((p.preperiod, p.period), (100, 777));
     }
 
     #[test]

@@ -38,12 +38,9 @@ pub struct ComputeArgs {
     /// With --table: the longest time between two checkpoints, in seconds.
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
     checkpoint: Duration,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
-fn seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn seconds(s: &str) -> Result<Duration, String> {
     s.parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e9)
@@ -66,7 +63,7 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
                 count,
                 args.seq.engine,
                 &exec,
-                args.quiet,
+                args.seq.run.bar.quiet,
                 &mut checker,
             )?;
             let summary = match checker.proved() {
@@ -107,7 +104,7 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     if t.len() < count {
         t.forget_observed_period();
     }
-    let mut bar = Bar::new(count, args.quiet);
+    let mut bar = Bar::new(count, args.seq.run.bar.quiet);
     // Once a period is proved the engine stops and the table is completed from the period.
     let mut engine = StopAtPeriod::new(
         AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
@@ -131,29 +128,7 @@ fn compute_table(args: &ComputeArgs, path: &std::path::Path) -> anyhow::Result<(
     bar.finish();
     match r {
         Ok(()) => {}
-        Err(TableError::Stopped { at }) => {
-            let signal = signals.received().unwrap_or(signal_hook::consts::SIGINT);
-            let name = if signal == signal_hook::consts::SIGTERM {
-                "SIGTERM"
-            } else {
-                "SIGINT"
-            };
-            return Err(Interrupted {
-                signal,
-                message: match at {
-                    0 => format!(
-                        "stopped by {name}: {} holds no heap yet; run the same command to continue",
-                        path.display()
-                    ),
-                    at => format!(
-                        "stopped by {name}: {} holds heaps 0 .. {}; run the same command to continue",
-                        path.display(),
-                        at - 1
-                    ),
-                },
-            }
-            .into());
-        }
+        Err(TableError::Stopped { at }) => return Err(interrupted(&signals, path, at)),
         Err(e) => return Err(stopped_error(e, &t)),
     }
     // The period the engine stopped at; otherwise one pass of the period checker over the
@@ -195,8 +170,30 @@ fn period_of<T: nimseq::engine::Cell>(rule: &Rule, values: &[T]) -> Option<Perio
         .or_else(|| observe_slice(values))
 }
 
+/// The error of a table run stopped by SIGINT or SIGTERM with `at` heaps committed.
+pub(super) fn interrupted(signals: &Signals, path: &std::path::Path, at: u64) -> anyhow::Error {
+    let signal = signals.received().unwrap_or(signal_hook::consts::SIGINT);
+    let name = if signal == signal_hook::consts::SIGTERM {
+        "SIGTERM"
+    } else {
+        "SIGINT"
+    };
+    let held = match at {
+        0 => "holds no heap yet".to_string(),
+        at => format!("holds heaps 0 .. {}", at - 1),
+    };
+    Interrupted {
+        signal,
+        message: format!(
+            "stopped by {name}: {} {held}; run the same command to continue",
+            path.display()
+        ),
+    }
+    .into()
+}
+
 /// A failure while writing the table, saying what the table holds and where it resumes.
-fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
+pub(super) fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
     match e {
         e @ (TableError::Io { .. } | TableError::ValueTooLarge { .. }) => {
             let at = t.committed();
@@ -213,7 +210,7 @@ fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
 /// Refuses an N whose table cannot fit on the file system that would hold it, even empty: at
 /// least one byte per heap. (A disk that is merely full fails later, cleanly, and the table
 /// resumes elsewhere.)
-fn check_disk(path: &std::path::Path, count: u64) -> anyhow::Result<()> {
+pub(super) fn check_disk(path: &std::path::Path, count: u64) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),

@@ -8,7 +8,8 @@ use nimseq::misere::{MisereError, MisereHeaps};
 use nimseq::report;
 use nimseq::rules::Rule;
 
-use super::usage;
+use super::progress::Bar;
+use super::{usage, BarArgs};
 
 /// Arguments of `genus`.
 #[derive(Debug, Args)]
@@ -30,9 +31,12 @@ pub struct GenusArgs {
     /// heaps): reach further.
     #[arg(long)]
     no_class: bool,
-    /// Print progress (heap, forms, time) to stderr.
+    /// Print progress lines (heap, forms, time) to stderr, for logs; on a terminal the progress
+    /// bar is drawn anyway (unless --quiet).
     #[arg(long)]
     progress: bool,
+    #[command(flatten)]
+    bar: BarArgs,
 }
 
 /// Largest N accepted: canonical forms of larger heaps could never be computed anyway.
@@ -63,20 +67,29 @@ pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let mut last = Instant::now();
     let show = args.progress;
+    let bar = Bar::new(count as u64, args.bar.quiet);
+    bar.set_message("canonical forms");
     let result = heaps.extend_with_progress(count, |n| {
+        bar.set_position(n as u64 + 1);
         if show && (last.elapsed() > Duration::from_millis(500) || n + 1 == count) {
             last = Instant::now();
-            eprintln!(
+            bar.println(&format!(
                 "nimseq: heap {n} done, {:.1} s",
                 start.elapsed().as_secs_f64()
-            );
+            ));
         }
     });
     // Past the limit, the heaps finished are still printed, then the error (exit 1).
     let mut failure = result.err().map(|e| too_large(e, heaps.count()));
     let reached = heaps.count();
     let mut rows = Vec::with_capacity(reached);
+    if !args.no_class {
+        bar.set_message("classes");
+    }
     for n in 0..reached {
+        if !args.no_class {
+            bar.set_position(n as u64);
+        }
         match heaps.heap_genus(n, !args.no_class) {
             Ok(row) => rows.push(row),
             Err(e) => {
@@ -89,12 +102,13 @@ pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
         if show && !args.no_class && (last.elapsed() > Duration::from_millis(500) || n + 1 == count)
         {
             last = Instant::now();
-            eprintln!(
+            bar.println(&format!(
                 "nimseq: class of heap {n} done, {:.1} s",
                 start.elapsed().as_secs_f64()
-            );
+            ));
         }
     }
+    bar.finish();
     if show {
         eprintln!(
             "nimseq: {} canonical forms, {} sums memoized, about {} MiB, {:.1} s",

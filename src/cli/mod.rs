@@ -70,9 +70,48 @@ pub struct SequenceArgs {
     /// some move splits a heap, else exact).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     pub engine: EngineKind,
-    /// Worker threads for one game (default: all cores); the values do not depend on it.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The options of every command that may compute for a long time, defined once and flattened
+/// into each: worker threads and the progress bar. The bar (heaps done, rate, ETA) is drawn on
+/// stderr only when it is a terminal; `--quiet` hides it there too.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Worker threads (default: SLURM_CPUS_PER_TASK when set, else every core); the values do
+    /// not depend on it.
     #[arg(long, value_name = "T", value_parser = threads_arg, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub bar: BarArgs,
+}
+
+/// The progress bar's option, part of [`RunArgs`] and alone in commands that run on one thread
+/// (`genus`).
+#[derive(Debug, Args)]
+pub struct BarArgs {
+    /// No progress bar (one is drawn on stderr only when stderr is a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    /// `--threads`, else `SLURM_CPUS_PER_TASK` (the cores a cluster job was given), else
+    /// `None`: every core.
+    pub fn thread_count(&self) -> Option<usize> {
+        self.threads.or_else(|| {
+            std::env::var("SLURM_CPUS_PER_TASK")
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .filter(|&t| t > 0)
+        })
+    }
+
+    /// The executor for `--threads`.
+    pub fn executor(&self) -> anyhow::Result<Executor> {
+        Ok(Executor::new(self.thread_count().unwrap_or(0))?)
+    }
 }
 
 impl SequenceArgs {
@@ -91,7 +130,7 @@ impl SequenceArgs {
 
     /// The executor for `--threads`.
     pub fn executor(&self) -> anyhow::Result<Executor> {
-        Ok(Executor::new(self.threads.unwrap_or(0))?)
+        self.run.executor()
     }
 }
 
@@ -110,7 +149,7 @@ pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
 
 /// The advice after an N too large for the memory, for commands without `--table`.
 pub const NO_TABLE_HINT: &str =
-    "; give a smaller N (only 'nimseq compute --table PATH' keeps the values on disk)";
+    "; give a smaller N ('nimseq compute --table PATH' and 'nimseq period --table PATH' keep the values on disk)";
 
 /// A heap count that the values can be held in memory for.
 pub fn checked_count(count: u64) -> anyhow::Result<usize> {

@@ -1,17 +1,16 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use nimseq::analysis::{extend_checking, PeriodChecker, PeriodicValues};
-use nimseq::engine::{AnyEngine, EngineKind, Executor, GrundyValues, Values};
+use nimseq::analysis::{PeriodChecker, PeriodicValues};
+use nimseq::engine::{EngineKind, GrundyValues};
 use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
 
-use super::{checked_count_hinting, count_arg, usage};
+use super::{checked_count_hinting, count_arg, usage, RunArgs};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
@@ -39,8 +38,10 @@ pub struct PlayArgs {
     engine: EngineKind,
     /// Read the heap values from a table written by 'nimseq compute GAME -n N --table PATH'
     /// instead of computing them: for heaps too large to compute on the spot.
-    #[arg(long, value_name = "PATH", conflicts_with_all = ["misere", "engine"])]
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["misere", "engine", "threads"])]
     table: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
     /// List at most this many winning moves (all are still counted): a sum of thousands of large
     /// heaps can have millions. [default: all]
     #[arg(long, value_name = "K", value_parser = count_arg, allow_negative_numbers = true)]
@@ -72,7 +73,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     }
     let a = match &args.table {
         Some(path) => analyze_from_table(&rule, &heaps, path, max_moves)?,
-        None => analyze_computed(&rule, &heaps, args.engine, max_moves)?,
+        None => analyze_computed(&rule, &heaps, args.engine, &args.run, max_moves)?,
     };
     if args.json {
         report::write_play_json(out, &rule, &a)?;
@@ -98,6 +99,7 @@ fn analyze_computed(
     rule: &Rule,
     heaps: &[usize],
     kind: EngineKind,
+    run: &RunArgs,
     max_moves: usize,
 ) -> anyhow::Result<Analysis> {
     let max = heaps.iter().copied().max().unwrap_or(0);
@@ -119,13 +121,13 @@ fn analyze_computed(
         Err(_) if checker.theorem_applies() => PROOF_VALUES.min(target) as usize,
         Err(_) => return Err(fits.unwrap_err()),
     };
-    let mut values = Values::default();
-    extend_checking(
-        &mut AnyEngine::with_executor(rule, kind, Executor::new(0)?),
-        &mut values,
+    let values = super::progress::compute_in_memory(
+        rule,
         limit,
+        kind,
+        &run.executor()?,
+        run.bar.quiet,
         &mut checker,
-        &mut |_| ControlFlow::Continue(()),
     )?;
     let periodic = checker
         .proved()

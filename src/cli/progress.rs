@@ -66,6 +66,35 @@ impl Bar {
         bar.set_position(done);
     }
 
+    /// Shows `done` steps (a bar without a histogram: `genus`).
+    pub fn set_position(&self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+
+    /// Prints a line on stderr above the bar (or alone, without one).
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    /// Sets the text after the counts.
+    pub fn set_message(&self, text: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(text.to_string());
+        }
+    }
+
+    /// Moves the end of the bar.
+    pub fn set_total(&self, total: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(total);
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
@@ -83,30 +112,67 @@ pub fn compute_in_memory(
     quiet: bool,
     checker: &mut PeriodChecker,
 ) -> Result<Values, EngineError> {
-    let mut bar = Bar::new(count as u64, quiet);
+    let mut run = InMemory::new(count as u64, quiet);
     let mut values = Values::default();
-    let mut histogram = Histogram::default();
-    let r = extend_checking(
+    let r = run.extend(
         &mut AnyEngine::with_executor(rule, kind, exec.clone()),
         &mut values,
         count,
         checker,
-        &mut |v| {
+    );
+    run.finish();
+    r.map(|()| values)
+}
+
+/// Values computed in memory under a bar, in one or more steps toward a target that may move
+/// (`period` extends its run while a candidate's proof is within reach).
+pub struct InMemory {
+    bar: Bar,
+    histogram: Histogram,
+}
+
+impl InMemory {
+    /// A run toward `total` heaps.
+    pub fn new(total: u64, quiet: bool) -> InMemory {
+        InMemory {
+            bar: Bar::new(total, quiet),
+            histogram: Histogram::default(),
+        }
+    }
+
+    /// Moves the target.
+    pub fn set_total(&mut self, total: u64) {
+        self.bar.set_total(total);
+    }
+
+    /// Extends `values` to `count` heaps (stopping at a proved period), drawing the bar.
+    pub fn extend(
+        &mut self,
+        engine: &mut AnyEngine,
+        values: &mut Values,
+        count: usize,
+        checker: &mut PeriodChecker,
+    ) -> Result<(), EngineError> {
+        let (bar, histogram) = (&mut self.bar, &mut self.histogram);
+        extend_checking(engine, values, count, checker, &mut |v| {
             if bar.bar.is_some() {
                 if (histogram.len as usize) > v.len() {
                     // The driver went back after widening: count afresh.
-                    histogram = Histogram::default();
+                    *histogram = Histogram::default();
                 }
                 for n in histogram.len as usize..v.len() {
                     histogram.add(v.get(n));
                 }
-                bar.update(v.len() as u64, &histogram);
+                bar.update(v.len() as u64, histogram);
             }
             ControlFlow::Continue(())
-        },
-    );
-    bar.finish();
-    r.map(|()| values)
+        })
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish();
+    }
 }
 
 /// The signal that asked the process to stop, if any (SIGINT or SIGTERM).

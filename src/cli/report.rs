@@ -2,17 +2,15 @@
 
 use std::fs;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
 
 use nimseq::analysis::{
-    extend_checking, extended_stats, observe, observe_slice, periodic_value, theorem_t,
-    PeriodChecker, Profile, Stats, Summary,
+    extended_stats, observe, observe_slice, periodic_value, theorem_t, PeriodChecker, Profile,
+    Stats, Summary,
 };
-use nimseq::engine::{AnyEngine, Values};
 use nimseq::numbers::parse_count;
 use nimseq::report::{self, FolderFiles, PlotInput};
 use nimseq::rules::Rule;
@@ -58,14 +56,14 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         return report_from_table(&args, path, bfile_terms);
     }
     let (rule, count) = args.seq.resolve()?;
-    let mut values = Values::default();
     let mut checker = PeriodChecker::new(&rule);
-    extend_checking(
-        &mut AnyEngine::with_executor(&rule, args.seq.engine, args.seq.executor()?),
-        &mut values,
+    let values = super::progress::compute_in_memory(
+        &rule,
         count,
+        args.seq.engine,
+        &args.seq.executor()?,
+        args.seq.run.bar.quiet,
         &mut checker,
-        &mut |_| ControlFlow::Continue(()),
     )?;
     let count = count as u64;
     let computed = values.len() as u64;

@@ -47,9 +47,8 @@ pub struct SurveyArgs {
     /// Largest heap shift compared when grouping equivalent games.
     #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S", allow_negative_numbers = true)]
     max_shift: usize,
-    /// Worker threads (default: SLURM_CPUS_PER_TASK when set, else every core).
-    #[arg(long, value_name = "T", allow_negative_numbers = true)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: super::RunArgs,
 }
 
 /// Arguments of `survey-merge`.
@@ -161,14 +160,7 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
             "shard {shard} needs --out DIR for its file (merge the shards with 'nimseq survey-merge')"
         )));
     }
-    let threads = match args.threads {
-        Some(0) => return Err(usage("--threads must be at least 1")),
-        Some(t) => Some(t),
-        None => std::env::var("SLURM_CPUS_PER_TASK")
-            .ok()
-            .and_then(|t| t.parse().ok()),
-    };
-    if let Some(t) = threads {
+    if let Some(t) = args.run.thread_count() {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()
@@ -207,7 +199,13 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
             let all = f.records.len();
             (f, all)
         }
-        None => run_shard(&games, &header, &opts, target.as_deref())?,
+        None => run_shard(
+            &games,
+            &header,
+            &opts,
+            target.as_deref(),
+            args.run.bar.quiet,
+        )?,
     };
     let seconds = start.elapsed().as_secs_f64();
     // The time is this run's: say so when part of the games came from an earlier one.
@@ -243,6 +241,7 @@ fn run_shard(
     header: &Header,
     opts: &SurveyOptions,
     target: Option<&Path>,
+    quiet: bool,
 ) -> anyhow::Result<(ShardFile, usize)> {
     let partial = target.map(partial_path);
     let done = match &partial {
@@ -267,7 +266,13 @@ fn run_shard(
     };
     let resumed = done.len();
     let todo = header.indices.len() - resumed;
-    let bar = ProgressBar::with_draw_target(Some(todo as u64), ProgressDrawTarget::stderr());
+    // Games, not heaps: every game runs to the same N. Hidden by --quiet (and off a terminal).
+    let draw = if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(Some(todo as u64), draw);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
             .expect("valid template"),

@@ -3,6 +3,8 @@
 //! For a game the octal periodicity theorem covers, computing stops once a period is proved and
 //! the remaining values are printed from the period.
 
+use std::path::PathBuf;
+
 use clap::Args;
 
 use nimseq::analysis::{periodic_value, PeriodChecker};
@@ -18,13 +20,17 @@ pub struct ValuesArgs {
     /// Leave out the '#' header lines.
     #[arg(long)]
     no_header: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    /// Read the values from a table written by 'nimseq compute GAME -n N --table PATH' instead of
+    /// computing them (the table must hold heaps 0 .. N-1; its checksums are checked).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["engine", "threads"])]
+    table: Option<PathBuf>,
 }
 
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
 pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.table {
+        return values_from_table(&args, path);
+    }
     let (rule, count) = args.seq.resolve()?;
     let exec = args.seq.executor()?;
     let mut checker = PeriodChecker::new(&rule);
@@ -33,7 +39,7 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
         count,
         args.seq.engine,
         &exec,
-        args.quiet,
+        args.seq.run.bar.quiet,
         &mut checker,
     )?;
     let header = if args.no_header {
@@ -51,5 +57,40 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
         )?,
         None => report::write_bfile(out, &header, 0, values.iter())?,
     }
+    Ok(())
+}
+
+/// `values --table PATH`: heaps 0 .. N-1 read from a table.
+fn values_from_table(args: &ValuesArgs, path: &std::path::Path) -> anyhow::Result<()> {
+    let rule = nimseq::rules::Rule::parse(&args.seq.game).map_err(super::usage)?;
+    let count = args.seq.count;
+    if count == 0 {
+        return Err(super::usage("N must be at least 1"));
+    }
+    let t = super::table_of(&rule, path)?;
+    if count > t.len() {
+        return Err(super::usage(format!(
+            "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
+            path.display(),
+            t.len().saturating_sub(1),
+            count - 1,
+            rule.code(),
+            count,
+            path.display()
+        )));
+    }
+    t.verify_range(0, count)?;
+    let header = if args.no_header {
+        Vec::new()
+    } else {
+        report::bfile_header(&rule, 0, count)
+    };
+    let values = t.values()?;
+    report::write_bfile(
+        std::io::stdout().lock(),
+        &header,
+        0,
+        values.range(0, count as usize),
+    )?;
     Ok(())
 }

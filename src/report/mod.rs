@@ -89,7 +89,14 @@ pub fn write_json<W: Write, S: serde::Serialize>(mut out: W, value: &S) -> io::R
 
 /// Describes a period in one line.
 pub fn period_line(p: &Period) -> String {
-    let kind = if p.proved { "proved" } else { "observed" };
+    let kind = match (p.proved, p.theorem_bound) {
+        (true, Some(b)) => format!(
+            "proved by the octal periodicity theorem from heaps 0 .. {}",
+            b.saturating_sub(1)
+        ),
+        (true, None) => "proved".to_string(),
+        (false, _) => "observed".to_string(),
+    };
     let shift = if p.shift == 0 {
         String::new()
     } else {
