@@ -794,7 +794,7 @@ mod tests {
                         prop_assert!(n <= f + f / 4 + 1 + 150, "{} vs {}", n, f);
                     }
                     None => prop_assert!(
-                        first.map_or(true, |(f, _)| n <= f + f / 4 + 1 + 150),
+                        first.is_none_or(|(f, _)| n <= f + f / 4 + 1 + 150),
                         "not proved at {} though provable at {:?}", n, first
                     ),
                 }

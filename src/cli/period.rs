@@ -133,7 +133,7 @@ impl Limits {
     fn next(&self, len: u64, best: Option<&Period>, previous: &mut Option<u64>) -> Option<u64> {
         let c = best.filter(|_| self.extend)?;
         let need = c.theorem_bound?;
-        let stable = previous.map_or(true, |p| p == c.period);
+        let stable = previous.is_none_or(|p| p == c.period);
         *previous = Some(c.period);
         (stable && need > len && need <= self.most).then_some(need)
     }
