@@ -342,35 +342,23 @@ impl Candidate {
     }
 }
 
-/// The modulus of the rolling hash (the Mersenne prime 2^61 − 1) and its base.
-const HASH_MOD: u64 = (1 << 61) - 1;
-const HASH_BASE: u64 = 0x0a3c_59e1_d2f4_b817 % HASH_MOD;
+/// The base of the rolling hash, odd; the hash is taken modulo 2^64 (wrapping arithmetic), so
+/// that the step from one window to the next is one multiplication long (modulo 2^61 − 1, as
+/// first written, it was three times slower and half of `compute 0.167`'s time). Every window
+/// the hash selects is compared value by value, so a collision costs a comparison, never a
+/// wrong answer.
+const HASH_BASE: u64 = 0x0a3c_59e1_d2f4_b817;
 
 fn mul_mod(a: u64, b: u64) -> u64 {
-    let x = u128::from(a) * u128::from(b);
-    let s = (x as u64 & HASH_MOD) + (x >> 61) as u64;
-    if s >= HASH_MOD {
-        s - HASH_MOD
-    } else {
-        s
-    }
+    a.wrapping_mul(b)
 }
 
 fn add_mod(a: u64, b: u64) -> u64 {
-    let s = a + b;
-    if s >= HASH_MOD {
-        s - HASH_MOD
-    } else {
-        s
-    }
+    a.wrapping_add(b)
 }
 
 fn sub_mod(a: u64, b: u64) -> u64 {
-    if a >= b {
-        a - b
-    } else {
-        a + HASH_MOD - b
-    }
+    a.wrapping_sub(b)
 }
 
 /// `z(p)` of the sequence `at(0) … at(len − 1)`: the largest `k` with
@@ -388,7 +376,7 @@ fn match_len(len: usize, p: usize, at: &impl Fn(usize) -> u32) -> usize {
 /// The most recent earlier occurrence of the newest `k` values: the smallest shift
 /// `p ≤ max_shift` with `z(p) ≥ k`, and `z(p)` exactly. `None` when there is none.
 ///
-/// A rolling hash (polynomial, modulo 2^61 − 1) of every window of `k` values, slid backwards
+/// A rolling hash (polynomial, modulo 2^64) of every window of `k` values, slid backwards
 /// from the newest, selects the windows worth comparing; each is compared value by value, so a
 /// hash collision costs a comparison, never a wrong answer. O(len) time, O(1) memory.
 fn first_occurrence(
