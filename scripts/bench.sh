@@ -38,10 +38,11 @@ best() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || a + 0 > b + 0) print a
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mhz=$(grep -m1 'cpu MHz' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
-flags=$(grep -m1 '^flags' /proc/cpuinfo)
+flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
 isa="portable"
-[[ "$flags" == *" avx2"* ]] && isa="AVX2"
-if [[ "$flags" == *avx512vbmi2* && "$flags" == *avx512_bitalg* && "$flags" == *avx512vbmi* ]]; then
+[[ "$flags" == *" avx2 "* ]] && isa="AVX2"
+# /proc/cpuinfo's names of the extensions Isa::Avx512 needs.
+if [[ "$flags" == *" avx512vbmi "* && "$flags" == *" avx512_vbmi2 "* && "$flags" == *" avx512_bitalg "* ]]; then
     isa="AVX-512 (VBMI2, BITALG)"
 fi
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
