@@ -96,27 +96,28 @@ pub fn is_rare(v: u32, mask: u32) -> bool {
     (v & mask).count_ones().is_multiple_of(2)
 }
 
+/// The rare mask by counting, mask by mask (for tests of the transform).
+#[cfg(test)]
+pub(crate) fn rare_mask_by_counting(vals: &[u32]) -> (u32, u64) {
+    let max = vals.iter().copied().max().unwrap_or(0).max(1);
+    let size = (max as usize + 1).next_power_of_two() as u32;
+    (1..size)
+        .map(|m| (m, vals.iter().filter(|&&v| is_rare(v, m)).count() as u64))
+        .min_by_key(|&(m, c)| (c, m))
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    /// The rare mask by counting, mask by mask.
-    fn brute(vals: &[u32]) -> (u32, u64) {
-        let max = vals.iter().copied().max().unwrap_or(0).max(1);
-        let size = (max as usize + 1).next_power_of_two() as u32;
-        (1..size)
-            .map(|m| (m, vals.iter().filter(|&&v| is_rare(v, m)).count() as u64))
-            .min_by_key(|&(m, c)| (c, m))
-            .unwrap()
-    }
 
     proptest! {
         #[test]
         fn walsh_hadamard_matches_counting(vals in prop::collection::vec(0u32..40, 1..200)) {
             let mut h = Histogram::default();
             for &v in &vals { h.add(v); }
-            prop_assert_eq!(h.rare_mask(), brute(&vals));
+            prop_assert_eq!(h.rare_mask(), rare_mask_by_counting(&vals));
         }
     }
 }
