@@ -475,11 +475,12 @@ const SMALL_BLOCK: usize = 64;
 impl Sparse {
     /// Small mode: every value so far is below 64 and no move leaves three heaps. A heap's marks
     /// are then one 64-bit word, and each heap is finished on its own, in order: its options
-    /// that leave one heap, its rare pairs and the mex of the common values, then the scan of
-    /// its pairs for the rare values below it, 16 pairs at a time into a second word. No mark
-    /// rows, no far and near parts: for games like 0.167 (60 rare positions, values below 64)
-    /// the bookkeeping of the blocks cost more than the pairs. Serial; used on several threads
-    /// only while the rare pairs of a heap are few.
+    /// that leave one heap, its rare pairs (those whose partner lies before a block of 64 heaps
+    /// marked for the whole block at once) and the mex of the common values, then the scan of
+    /// its pairs for the rare values below it, 64 pairs at a time into a second word
+    /// ([`small_scan`]). No mark rows, no meeting of threads: for games like 0.167 (60 rare
+    /// positions, values below 64) the bookkeeping of the blocks cost more than the pairs.
+    /// Serial; used on several threads only while the rare pairs of a heap are few.
     fn small_mode(&self) -> bool {
         self.small
             && !self.dense
