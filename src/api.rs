@@ -180,17 +180,15 @@ pub fn checked_count(name: &str, count: u64, hint: &str) -> Result<usize, ApiErr
     Ok(n)
 }
 
-/// G(0) … G(count − 1) in memory, in the narrowest width, and the period proved on the way (the
-/// engine stops once the octal periodicity theorem proves one; the rest follows from it), as
-/// `nimseq values` computes them.
-pub fn values(
+/// Heaps `0 .. count` computed in memory on `exec`, stopping once the period checker proves a
+/// period; returns the values and the checker.
+fn run_checking(
     rule: &Rule,
-    count: u64,
+    count: usize,
     kind: EngineKind,
     exec: &Executor,
     progress: Progress<'_>,
-) -> Result<(Values, Option<Period>), ApiError> {
-    let count = checked_count("N", count, NO_TABLE_HINT)?;
+) -> Result<(Values, PeriodChecker), ApiError> {
     let mut checker = PeriodChecker::new(rule);
     let mut values = Values::default();
     extend_checking(
@@ -205,6 +203,21 @@ pub fn values(
             })
         },
     )?;
+    Ok((values, checker))
+}
+
+/// G(0) … G(count − 1) in memory, in the narrowest width, and the period proved on the way (the
+/// engine stops once the octal periodicity theorem proves one; the rest follows from it), as
+/// `nimseq values` computes them.
+pub fn values(
+    rule: &Rule,
+    count: u64,
+    kind: EngineKind,
+    exec: &Executor,
+    progress: Progress<'_>,
+) -> Result<(Values, Option<Period>), ApiError> {
+    let count = checked_count("N", count, NO_TABLE_HINT)?;
+    let (mut values, checker) = run_checking(rule, count, kind, exec, progress)?;
     let period = checker.proved().cloned();
     if let Some(p) = &period {
         // A proved period is ordinary (no shift): every later value is an earlier one.
@@ -234,20 +247,7 @@ pub fn summary(
         count,
         "; keep the values on disk with --table PATH, or give a smaller N",
     )?;
-    let mut checker = PeriodChecker::new(rule);
-    let mut values = Values::default();
-    extend_checking(
-        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
-        &mut values,
-        count,
-        &mut checker,
-        &mut |v| {
-            progress(Step::Values {
-                values: v,
-                target: count as u64,
-            })
-        },
-    )?;
+    let (values, checker) = run_checking(rule, count, kind, exec, progress)?;
     Ok(match checker.proved() {
         Some(p) => Summary::from_stats(
             &rule.code(),
