@@ -6,12 +6,14 @@
 //! Each function checks its input the way the command does and fails with an [`ApiError`] whose
 //! message is the command's one-line message; [`ApiError::is_input`] tells a mistake in the input
 //! (the command's exit code 2) from a failure while running. Long computations call a progress
-//! callback between chunks of heaps; when it breaks they stop cleanly with
-//! [`ApiError::Stopped`] (a table keeps everything committed). Nothing here prints.
+//! callback between chunks of heaps with a [`Step`] (enough to draw the command's bar); when it
+//! breaks they stop cleanly with [`ApiError::Stopped`] (a table keeps everything committed).
+//! Nothing here prints.
 //!
-//! The commands (`src/cli/compute.rs`, `period.rs`, `play.rs`, `values.rs`) still run their own
-//! copies of these steps, written before this module; `python/tests` checks that both give the
-//! same JSON, and moving the commands onto these functions is the next step.
+//! The commands `compute` (in memory and `--table`), `values` and `play` (values computed) call
+//! these functions too, so the binary and the Python package run the same steps; `period` still
+//! runs its own search (it extends its run toward a proof and writes `--table`), and
+//! `python/tests` checks that both give the same JSON.
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -120,12 +122,45 @@ pub fn table_error_is_input(e: &TableError) -> bool {
     }
 }
 
-/// The progress callback of the functions here: called with the heaps done so far.
-pub type Progress<'a> = &'a mut dyn FnMut(u64) -> ControlFlow<()>;
+/// How far a computation has come, as the progress callback sees it between chunks of heaps.
+#[derive(Clone, Copy)]
+pub enum Step<'a> {
+    /// Values computed in memory: those so far, toward `target` heaps.
+    Values {
+        /// The values computed so far (the driver may go back after widening them).
+        values: &'a Values,
+        /// Heaps asked for in this run.
+        target: u64,
+    },
+    /// A table being written: heaps done and committed, with the histogram of the values.
+    Table(&'a table::Progress<'a>),
+}
+
+impl Step<'_> {
+    /// Heaps computed so far.
+    pub fn done(&self) -> u64 {
+        match self {
+            Step::Values { values, .. } => values.len() as u64,
+            Step::Table(p) => p.done,
+        }
+    }
+
+    /// Heaps asked for.
+    pub fn target(&self) -> u64 {
+        match self {
+            Step::Values { target, .. } => *target,
+            Step::Table(p) => p.target,
+        }
+    }
+}
+
+/// The progress callback of the functions here, called between chunks of heaps; breaking stops
+/// the run with [`ApiError::Stopped`].
+pub type Progress<'a> = &'a mut dyn FnMut(Step<'_>) -> ControlFlow<()>;
 
 /// The advice after an N too large for the memory, when the values must be in memory.
-pub const NO_TABLE_HINT: &str =
-    "; give a smaller N (only 'nimseq compute --table PATH' keeps the values on disk)";
+pub const NO_TABLE_HINT: &str = "; give a smaller N ('nimseq compute --table PATH' and \
+     'nimseq period --table PATH' keep the values on disk)";
 
 /// A count of heaps whose values can be held in memory, checked as the command checks `N`
 /// (`name` is how messages call it: `N`, `--max`); `hint` (starting with "; ") follows a count
@@ -145,6 +180,32 @@ pub fn checked_count(name: &str, count: u64, hint: &str) -> Result<usize, ApiErr
     Ok(n)
 }
 
+/// Heaps `0 .. count` computed in memory on `exec`, stopping once the period checker proves a
+/// period; returns the values and the checker.
+fn run_checking(
+    rule: &Rule,
+    count: usize,
+    kind: EngineKind,
+    exec: &Executor,
+    progress: Progress<'_>,
+) -> Result<(Values, PeriodChecker), ApiError> {
+    let mut checker = PeriodChecker::new(rule);
+    let mut values = Values::default();
+    extend_checking(
+        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
+        &mut values,
+        count,
+        &mut checker,
+        &mut |v| {
+            progress(Step::Values {
+                values: v,
+                target: count as u64,
+            })
+        },
+    )?;
+    Ok((values, checker))
+}
+
 /// G(0) … G(count − 1) in memory, in the narrowest width, and the period proved on the way (the
 /// engine stops once the octal periodicity theorem proves one; the rest follows from it), as
 /// `nimseq values` computes them.
@@ -156,15 +217,7 @@ pub fn values(
     progress: Progress<'_>,
 ) -> Result<(Values, Option<Period>), ApiError> {
     let count = checked_count("N", count, NO_TABLE_HINT)?;
-    let mut checker = PeriodChecker::new(rule);
-    let mut values = Values::default();
-    extend_checking(
-        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
-        &mut values,
-        count,
-        &mut checker,
-        &mut |v| progress(v.len() as u64),
-    )?;
+    let (mut values, checker) = run_checking(rule, count, kind, exec, progress)?;
     let period = checker.proved().cloned();
     if let Some(p) = &period {
         // A proved period is ordinary (no shift): every later value is an earlier one.
@@ -194,15 +247,7 @@ pub fn summary(
         count,
         "; keep the values on disk with --table PATH, or give a smaller N",
     )?;
-    let mut checker = PeriodChecker::new(rule);
-    let mut values = Values::default();
-    extend_checking(
-        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
-        &mut values,
-        count,
-        &mut checker,
-        &mut |v| progress(v.len() as u64),
-    )?;
+    let (values, checker) = run_checking(rule, count, kind, exec, progress)?;
     Ok(match checker.proved() {
         Some(p) => Summary::from_stats(
             &rule.code(),
@@ -238,13 +283,6 @@ pub fn compute_table(
         t.forget_observed_period();
     }
     let mut engine = StopAtPeriod::new(AnyEngine::with_executor(rule, kind, exec.clone()), rule);
-    let failed = |e: TableError, t: &Table| match e {
-        e @ (TableError::Io { .. } | TableError::ValueTooLarge { .. }) => ApiError::TableFailed {
-            source: e,
-            at: t.committed(),
-        },
-        e => e.into(),
-    };
     if let Err(e) = table::extend(
         &mut t,
         &mut engine,
@@ -252,9 +290,9 @@ pub fn compute_table(
         &Checkpoints {
             interval: checkpoint,
         },
-        &mut |p| progress(p.done),
+        &mut |p| progress(Step::Table(p)),
     ) {
-        return Err(failed(e, &t));
+        return Err(table_failed(e, &t));
     }
     let upto = count.min(t.len()) as usize;
     let period = match engine.proved() {
@@ -267,7 +305,7 @@ pub fn compute_table(
     }
     .map(|p| p.seen_in(upto as u64));
     if count >= t.len() {
-        t.record_period(period).map_err(|e| failed(e, &t))?;
+        t.record_period(period).map_err(|e| table_failed(e, &t))?;
         Ok(t.summary())
     } else {
         // The table holds more heaps than asked for: the summary of the prefix.
@@ -277,6 +315,18 @@ pub fn compute_table(
             ValueSlice::W32(v) => Stats::of_slice(&v[..upto]),
         };
         Ok(Summary::from_stats(&rule.code(), &stats, period))
+    }
+}
+
+/// A failure while writing the table `t`: one that leaves it resumable (a write, a value too
+/// large for its width) says what it holds and where it resumes.
+pub fn table_failed(e: TableError, t: &Table) -> ApiError {
+    match e {
+        e @ (TableError::Io { .. } | TableError::ValueTooLarge { .. }) => ApiError::TableFailed {
+            source: e,
+            at: t.committed(),
+        },
+        e => e.into(),
     }
 }
 
@@ -290,8 +340,8 @@ fn period_of<T: Cell>(rule: &Rule, values: &[T]) -> Option<Period> {
 }
 
 /// Refuses an N whose table cannot fit on the file system that would hold it, even at one byte
-/// per heap.
-fn check_disk(path: &Path, count: u64) -> Result<(), ApiError> {
+/// per heap. (A disk that is merely full fails later, cleanly, and the table resumes elsewhere.)
+pub fn check_disk(path: &Path, count: u64) -> Result<(), ApiError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -343,7 +393,10 @@ pub fn period(
     let mut checker = PeriodChecker::new(rule);
     let mut engine = AnyEngine::new(rule, kind);
     extend_checking(&mut engine, &mut values, max, &mut checker, &mut |v| {
-        progress(v.len() as u64)
+        progress(Step::Values {
+            values: v,
+            target: max as u64,
+        })
     })?;
     let found = match checker.proved() {
         Some(p) => Some(p.clone()),
@@ -405,7 +458,12 @@ pub fn play(
         &mut values,
         limit,
         &mut checker,
-        &mut |v| progress(v.len() as u64),
+        &mut |v| {
+            progress(Step::Values {
+                values: v,
+                target: limit as u64,
+            })
+        },
     )?;
     let periodic = checker
         .proved()
@@ -451,7 +509,7 @@ pub fn play(
 mod tests {
     use super::*;
 
-    fn go(_: u64) -> ControlFlow<()> {
+    fn go(_: Step<'_>) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
 

@@ -71,7 +71,7 @@ fn run_interruptible<T: Send>(
 ) -> PyResult<T> {
     let mut interrupted: Option<PyErr> = None;
     let result = py.detach(|| {
-        let mut progress = |_done: u64| match Python::attach(|py| py.check_signals()) {
+        let mut progress = |_: api::Step<'_>| match Python::attach(|py| py.check_signals()) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 interrupted = Some(e);

@@ -34,9 +34,9 @@ pub use report::{report, ReportArgs};
 pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
+use nimseq::api::{self, ApiError};
 use nimseq::engine::{EngineKind, Executor};
 use nimseq::numbers::parse_count;
-use nimseq::resources::check_memory;
 use nimseq::rules::Rule;
 use nimseq::table::TableReader;
 
@@ -117,7 +117,7 @@ impl RunArgs {
 impl SequenceArgs {
     /// The rule and the count, checked (the values must fit in memory).
     pub fn resolve(&self) -> anyhow::Result<(Rule, usize)> {
-        self.resolve_hinting(NO_TABLE_HINT)
+        self.resolve_hinting(api::NO_TABLE_HINT)
     }
 
     /// [`SequenceArgs::resolve`], with `hint` (starting with "; ") after a count too large
@@ -147,30 +147,26 @@ pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
     parse_count(s).map_err(|e| e.to_string())
 }
 
-/// The advice after an N too large for the memory, for commands without `--table`.
-pub const NO_TABLE_HINT: &str =
-    "; give a smaller N ('nimseq compute --table PATH' and 'nimseq period --table PATH' keep the values on disk)";
-
 /// A heap count that the values can be held in memory for.
 pub fn checked_count(count: u64) -> anyhow::Result<usize> {
-    checked_count_hinting("N", count, NO_TABLE_HINT)
+    checked_count_hinting("N", count, api::NO_TABLE_HINT)
 }
 
-/// [`checked_count`] for the option called `name` in messages (`N`, `--max`), with `hint`
-/// (starting with "; ") after a count too large for the memory.
+/// [`api::checked_count`] as a command's error: [`checked_count`] for the option called `name`
+/// in messages (`N`, `--max`), with `hint` (starting with "; ") after a count too large for the
+/// memory.
 pub fn checked_count_hinting(name: &str, count: u64, hint: &str) -> anyhow::Result<usize> {
-    if count == 0 {
-        return Err(usage(format!("{name} must be at least 1")));
+    api::checked_count(name, count, hint).map_err(api_error)
+}
+
+/// A library error for the user: a mistake in the input is a usage error (exit code 2), a
+/// table error is worded as [`table_error`] words it.
+pub fn api_error(e: ApiError) -> anyhow::Error {
+    match e {
+        ApiError::Table(e) => table_error(e),
+        e if e.is_input() => usage(e),
+        e => e.into(),
     }
-    let what = if name.starts_with("--") {
-        format!("{name} {count}")
-    } else {
-        format!("{name} = {count}")
-    };
-    let n = usize::try_from(count)
-        .map_err(|_| usage(format!("{what} is too large for this machine")))?;
-    check_memory(&what, count, hint).map_err(usage)?;
-    Ok(n)
 }
 
 /// A table error for the user: a file that is not a table of the right game is a usage error.

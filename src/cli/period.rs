@@ -1,9 +1,9 @@
 //! `nimseq period`: compute until a period is proved (or a limit is reached) and report it.
 //!
-//! For a game the octal periodicity theorem covers, the run first goes to [`DEFAULT_MAX`] values
-//! (stopping as soon as a period is proved); if nothing is proved by then but a candidate period
-//! fills at least two full periods, it goes on to the number of values that candidate's proof
-//! needs, and again while the best candidate keeps its period (an exception only moved its
+//! For a game the octal periodicity theorem covers, the run first goes to
+//! [`api::default_period_max`] values (2^24 for a finite code; stopping as soon as a period is
+//! proved); if nothing is proved by then but a candidate period fills at least two full periods,
+//! it goes on to the number of values that candidate's proof needs, and again while the best candidate keeps its period (an exception only moved its
 //! preperiod), up to what the machine holds: a quarter of the available memory in bytes (values
 //! take one to four bytes, and widening keeps two copies for a moment), or with `--table` half
 //! the free disk space. `--max N` is an explicit cap: compute up to N values, no further.
@@ -16,6 +16,7 @@ use clap::Args;
 use nimseq::analysis::{
     observe, observe_slice, theorem_t, Period, PeriodChecker, PeriodReport, StopAtPeriod,
 };
+use nimseq::api;
 use nimseq::engine::{AnyEngine, EngineKind, Fill, Overflow, Values};
 use nimseq::report;
 use nimseq::resources::{available_memory, free_space};
@@ -25,34 +26,6 @@ use nimseq::table::{self, Checkpoints, Table, TableError, ValueSlice};
 use super::compute::{interrupted, stopped_error};
 use super::progress::{Bar, InMemory, Signals};
 use super::{checked_count_hinting, count_arg, table_error, usage, RunArgs};
-
-/// The first look of `period` at a game the theorem covers (it goes further while a candidate
-/// is within reach), and the default limit of a finite code the theorem does not cover.
-pub const DEFAULT_MAX: u64 = 1 << 24;
-
-/// The default limit for codes whose moves may leave three heaps, or whose repeating tail
-/// splits (a take of any size, then a split): every heap then has O(n²) options, so N values
-/// cost O(N³) (2^11 values take about a second).
-pub const DEFAULT_MAX_CUBIC: u64 = 1 << 11;
-
-/// The default limit for codes with a repeating tail that does not split (takes of any size
-/// leaving one heap, like Nim `0.[3]`): O(n) options a heap, O(N²) in all.
-pub const DEFAULT_MAX_QUADRATIC: u64 = 1 << 16;
-
-/// The first target when `--max` is not given: by the cost of the rule's moves.
-pub fn default_max(rule: &Rule) -> u64 {
-    let tail_splits = rule
-        .tail_digits()
-        .iter()
-        .any(|d| d.leaves_two() || d.leaves_three());
-    if rule.is_hexadecimal() || tail_splits {
-        DEFAULT_MAX_CUBIC
-    } else if !rule.is_finite() {
-        DEFAULT_MAX_QUADRATIC
-    } else {
-        DEFAULT_MAX
-    }
-}
 
 /// Arguments of `period`.
 #[derive(Debug, Args)]
@@ -120,7 +93,7 @@ impl Limits {
                 extend: false,
             },
             None => Limits {
-                first: default_max(rule).min(machine),
+                first: api::default_period_max(rule).min(machine),
                 most: machine,
                 extend: theorem_t(rule).is_some(),
             },

@@ -1,16 +1,18 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use nimseq::analysis::{PeriodChecker, PeriodicValues};
-use nimseq::engine::{EngineKind, GrundyValues};
+use nimseq::api;
+use nimseq::engine::EngineKind;
 use nimseq::position::{self, misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
 
-use super::{checked_count_hinting, count_arg, usage, RunArgs};
+use super::progress::InMemory;
+use super::{api_error, count_arg, usage, RunArgs};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
@@ -73,7 +75,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     }
     let a = match &args.table {
         Some(path) => analyze_from_table(&rule, &heaps, path, max_moves)?,
-        None => analyze_computed(&rule, &heaps, args.engine, &args.run, max_moves)?,
+        None => analyze_computed(&rule, &args.heaps, args.engine, &args.run, max_moves)?,
     };
     if args.json {
         report::write_play_json(out, &rule, &a)?;
@@ -83,92 +85,25 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Values computed for a proof of the period when the heaps are too large to hold in memory
-/// (enough for 0.16, 0.56 and 0.7737, whose proofs need 509,622 to 653,570 values; a few seconds
-/// for a game that has no period to find).
-const PROOF_VALUES: u64 = 1 << 21;
-
-/// Listing winning moves looks at every option of every heap; beyond this many the command
-/// stops with a message (a heap of 10^12 tokens in Kayles has 10^12 options).
-const MAX_OPTIONS: u128 = 1_000_000_000;
-
-/// The analysis with values from the engine, computed (on all cores) until the octal
-/// periodicity theorem proves a period, which then gives the values of larger heaps: heaps far
-/// beyond the memory work for games whose period is proved.
+/// The analysis with values from the engine ([`api::play`]), computed (on all cores) until the
+/// octal periodicity theorem proves a period, which then gives the values of larger heaps: heaps
+/// far beyond the memory work for games whose period is proved.
 fn analyze_computed(
     rule: &Rule,
-    heaps: &[usize],
+    heaps: &[u64],
     kind: EngineKind,
     run: &RunArgs,
     max_moves: usize,
 ) -> anyhow::Result<Analysis> {
-    let max = heaps.iter().copied().max().unwrap_or(0);
-    let count = max
-        .checked_add(1)
-        .ok_or_else(|| usage(format!("heap {max} is too large for this machine")))?;
-    let target = count as u64;
-    let mut checker = PeriodChecker::new(rule);
-    // The values of heaps 0 .. max must fit in memory, unless a proved period gives them.
-    let fits = checked_count_hinting(
-        &format!("heap {max} (the values of heaps 0 .. {max})"),
-        target,
-        "; read them from a table with --table PATH \
-         (written by 'nimseq compute GAME -n N --table PATH')",
-    );
-    let limit = match &fits {
-        Ok(count) => *count,
-        // Too large for memory: a proved period may still give the values.
-        Err(_) if checker.theorem_applies() => PROOF_VALUES.min(target) as usize,
-        Err(_) => return Err(fits.unwrap_err()),
-    };
-    let values = super::progress::compute_in_memory(
-        rule,
-        limit,
-        kind,
-        &run.executor()?,
-        run.bar.quiet,
-        &mut checker,
-    )?;
-    let periodic = checker
-        .proved()
-        .map(|p| PeriodicValues::new(&values, p, count));
-    if periodic.is_none() && values.len() < count {
-        return Err(fits.err().unwrap_or_else(|| {
-            anyhow::anyhow!("the values of heaps up to {max} were not computed")
-        }));
-    }
-    let value = |h: usize| match &periodic {
-        Some(p) => p.get(h),
-        None => values.get(h),
-    };
-    // Listing the winning moves looks at every option of every heap: refuse before starting
-    // when that is out of reach, with what is known.
-    let nim_sum = heaps.iter().fold(0, |s, &h| s ^ value(h));
-    if nim_sum != 0 {
-        let moves = rule.moves(max);
-        let options: u128 = heaps
-            .iter()
-            .map(|&h| position::option_count_bound(&moves, h))
-            .sum();
-        if options > MAX_OPTIONS {
-            return Err(usage(format!(
-                "the heaps have values {} (nim-sum {nim_sum}: N, the player to move wins), but \
-                 listing the winning moves means looking at about {options:.2e} options, more \
-                 than {MAX_OPTIONS:.0e}; give smaller heaps",
-                heaps
-                    .iter()
-                    .map(|&h| value(h).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                options = options as f64,
-                MAX_OPTIONS = MAX_OPTIONS as f64,
-            )));
-        }
-    }
-    Ok(match &periodic {
-        Some(p) => position::analyze_listing(rule, heaps, p, max_moves)?,
-        None => position::analyze_listing(rule, heaps, &values, max_moves)?,
-    })
+    let exec = run.executor()?;
+    // The bar's end is the target of the first step (the heaps computed).
+    let mut shown = InMemory::new(0, run.bar.quiet);
+    let r = api::play(rule, heaps, kind, &exec, max_moves, &mut |step| {
+        shown.show(step);
+        ControlFlow::Continue(())
+    });
+    shown.finish();
+    r.map_err(api_error)
 }
 
 /// The analysis with the values of a table: it must hold `rule` and every heap up to the largest

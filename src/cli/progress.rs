@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::analysis::Histogram;
 use nimseq::analysis::{extend_checking, PeriodChecker};
+use nimseq::api::Step;
 use nimseq::engine::{AnyEngine, EngineError, EngineKind, Executor, Values};
 use nimseq::rules::Rule;
 
@@ -124,11 +125,13 @@ pub fn compute_in_memory(
     r.map(|()| values)
 }
 
-/// Values computed in memory under a bar, in one or more steps toward a target that may move
-/// (`period` extends its run while a candidate's proof is within reach).
+/// Values computed under a bar, in one or more steps toward a target that may move (`period`
+/// extends its run while a candidate's proof is within reach), in memory or, through
+/// [`InMemory::show`], in a table.
 pub struct InMemory {
     bar: Bar,
     histogram: Histogram,
+    total: u64,
 }
 
 impl InMemory {
@@ -137,11 +140,13 @@ impl InMemory {
         InMemory {
             bar: Bar::new(total, quiet),
             histogram: Histogram::default(),
+            total,
         }
     }
 
     /// Moves the target.
     pub fn set_total(&mut self, total: u64) {
+        self.total = total;
         self.bar.set_total(total);
     }
 
@@ -153,20 +158,41 @@ impl InMemory {
         count: usize,
         checker: &mut PeriodChecker,
     ) -> Result<(), EngineError> {
-        let (bar, histogram) = (&mut self.bar, &mut self.histogram);
         extend_checking(engine, values, count, checker, &mut |v| {
-            if bar.bar.is_some() {
-                if (histogram.len as usize) > v.len() {
-                    // The driver went back after widening: count afresh.
-                    *histogram = Histogram::default();
-                }
-                for n in histogram.len as usize..v.len() {
-                    histogram.add(v.get(n));
-                }
-                bar.update(v.len() as u64, histogram);
-            }
+            self.values_seen(v);
             ControlFlow::Continue(())
         })
+    }
+
+    /// Draws a step of a library computation ([`nimseq::api`]), moving the end of the bar to
+    /// its target.
+    pub fn show(&mut self, step: Step<'_>) {
+        if self.bar.bar.is_none() {
+            return;
+        }
+        if step.target() != self.total {
+            self.total = step.target();
+            self.bar.set_total(self.total);
+        }
+        match step {
+            Step::Values { values, .. } => self.values_seen(values),
+            Step::Table(p) => self.bar.update(p.done, p.histogram),
+        }
+    }
+
+    /// Draws the values computed so far.
+    fn values_seen(&mut self, v: &Values) {
+        if self.bar.bar.is_some() {
+            let histogram = &mut self.histogram;
+            if (histogram.len as usize) > v.len() {
+                // The driver went back after widening: count afresh.
+                *histogram = Histogram::default();
+            }
+            for n in histogram.len as usize..v.len() {
+                histogram.add(v.get(n));
+            }
+            self.bar.update(v.len() as u64, histogram);
+        }
     }
 
     /// Removes the bar.

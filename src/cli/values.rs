@@ -3,13 +3,16 @@
 //! For a game the octal periodicity theorem covers, computing stops once a period is proved and
 //! the remaining values are printed from the period.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use nimseq::analysis::{periodic_value, PeriodChecker};
+use nimseq::api;
 use nimseq::report;
+use nimseq::rules::Rule;
 
+use super::progress::InMemory;
 use super::SequenceArgs;
 
 /// Arguments of `values`.
@@ -31,38 +34,27 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.table {
         return values_from_table(&args, path);
     }
-    let (rule, count) = args.seq.resolve()?;
+    let rule = Rule::parse(&args.seq.game).map_err(super::usage)?;
     let exec = args.seq.executor()?;
-    let mut checker = PeriodChecker::new(&rule);
-    let values = super::progress::compute_in_memory(
-        &rule,
-        count,
-        args.seq.engine,
-        &exec,
-        args.seq.run.bar.quiet,
-        &mut checker,
-    )?;
+    let mut run = InMemory::new(args.seq.count, args.seq.run.bar.quiet);
+    let r = api::values(&rule, args.seq.count, args.seq.engine, &exec, &mut |step| {
+        run.show(step);
+        ControlFlow::Continue(())
+    });
+    run.finish();
+    let (values, _) = r.map_err(super::api_error)?;
     let header = if args.no_header {
         Vec::new()
     } else {
-        report::bfile_header(&rule, 0, count as u64)
+        report::bfile_header(&rule, 0, args.seq.count)
     };
-    let out = std::io::stdout().lock();
-    match checker.proved() {
-        Some(p) => report::write_bfile(
-            out,
-            &header,
-            0,
-            (0..count as u64).map(|n| periodic_value(&values, p, n)),
-        )?,
-        None => report::write_bfile(out, &header, 0, values.iter())?,
-    }
+    report::write_bfile(std::io::stdout().lock(), &header, 0, values.iter())?;
     Ok(())
 }
 
 /// `values --table PATH`: heaps 0 .. N-1 read from a table.
 fn values_from_table(args: &ValuesArgs, path: &std::path::Path) -> anyhow::Result<()> {
-    let rule = nimseq::rules::Rule::parse(&args.seq.game).map_err(super::usage)?;
+    let rule = Rule::parse(&args.seq.game).map_err(super::usage)?;
     let count = args.seq.count;
     if count == 0 {
         return Err(super::usage("N must be at least 1"));
