@@ -224,6 +224,29 @@ pub fn table_of(rule: &Rule, path: &std::path::Path) -> anyhow::Result<TableRead
     Ok(t)
 }
 
+/// The table at `path`, of `rule`, opened as [`table_of`] does, with heaps `0 .. count` in it
+/// and their checksums verified (else a usage error that says how to extend it).
+pub fn table_holding(
+    rule: &Rule,
+    path: &std::path::Path,
+    count: u64,
+) -> anyhow::Result<TableReader> {
+    let t = table_of(rule, path)?;
+    if count > t.len() {
+        return Err(usage(format!(
+            "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
+            path.display(),
+            t.len().saturating_sub(1),
+            count - 1,
+            rule.code(),
+            count,
+            path.display()
+        )));
+    }
+    t.verify_range(0, count)?;
+    Ok(t)
+}
+
 /// Is the root cause a closed stdout?
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {

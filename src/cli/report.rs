@@ -96,19 +96,7 @@ fn report_from_table(args: &ReportArgs, path: &Path, bfile_terms: u64) -> anyhow
     if count == 0 {
         return Err(usage("N must be at least 1"));
     }
-    let t = super::table_of(&rule, path)?;
-    if count > t.len() {
-        return Err(usage(format!(
-            "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
-            path.display(),
-            t.len().saturating_sub(1),
-            count - 1,
-            rule.code(),
-            count,
-            path.display()
-        )));
-    }
-    t.verify_range(0, count)?;
+    let t = super::table_holding(&rule, path, count)?;
     let vals = t.values()?;
     let n = count as usize;
     let period = match t.period() {

@@ -59,19 +59,7 @@ fn values_from_table(args: &ValuesArgs, path: &std::path::Path) -> anyhow::Resul
     if count == 0 {
         return Err(super::usage("N must be at least 1"));
     }
-    let t = super::table_of(&rule, path)?;
-    if count > t.len() {
-        return Err(super::usage(format!(
-            "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
-            path.display(),
-            t.len().saturating_sub(1),
-            count - 1,
-            rule.code(),
-            count,
-            path.display()
-        )));
-    }
-    t.verify_range(0, count)?;
+    let t = super::table_holding(&rule, path, count)?;
     let header = if args.no_header {
         Vec::new()
     } else {
