@@ -3,6 +3,7 @@
 //! Everything here reads values and returns plain data ([`Summary`], [`Stats`], [`Period`]);
 //! nothing prints. The report module turns these into text, JSON, b-files and plots.
 
+mod occurrence;
 mod period;
 mod profile;
 mod stats;

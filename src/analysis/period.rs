@@ -77,6 +77,7 @@ use std::ops::ControlFlow;
 
 use serde::Serialize;
 
+use super::occurrence::{first_occurrence, match_len, Diffs, Plain, Sequence};
 use super::{is_rare, Histogram, Period, Stats};
 use crate::engine::{extend, Cell, EngineError, Fill, Values, CHUNK};
 use crate::rules::Rule;
@@ -217,17 +218,17 @@ impl PeriodChecker {
     pub fn best_candidate_slice<T: Cell>(&self, v: &[T]) -> Option<Period> {
         let t = self.t?;
         let len = v.len();
-        let at = |i: usize| v[i].get();
+        let s = Plain(v);
         let mut found: Vec<(usize, usize)> = self
             .candidates
             .iter()
             .map(|c| c.p as usize)
             .filter(|&p| p < len)
-            .map(|p| (p, match_len(len, p, &at)))
+            .map(|p| (p, match_len(&s, p)))
             .collect();
         let mut k = len / 2;
         while k >= (len / 32).max(1) {
-            found.extend(first_occurrence(len, k, len, &at));
+            found.extend(first_occurrence(&s, k, len));
             k = k * 2 / 3;
         }
         found
@@ -307,10 +308,9 @@ impl PeriodChecker {
     /// values at any shift, each added to the candidates tracked.
     fn search<T: Cell>(&mut self, v: &[T]) {
         let len = v.len();
-        let at = |i: usize| v[i].get();
         let w = 3 * len / 8;
         for (k, max_shift) in [(w, w), (len / 2, len)] {
-            if let Some((p, z)) = first_occurrence(len, k, max_shift, &at) {
+            if let Some((p, z)) = first_occurrence(&Plain(v), k, max_shift) {
                 let c = Candidate::from_match(len, p, z);
                 self.candidates.retain(|old| old.p != c.p);
                 if self.candidates.len() == MAX_CANDIDATES {
@@ -340,78 +340,6 @@ impl Candidate {
             last_mismatch: (z + p < len).then(|| (len - 1 - z - p) as u64),
         }
     }
-}
-
-/// The base of the rolling hash, odd; the hash is taken modulo 2^64 (wrapping arithmetic), so
-/// that the step from one window to the next is one multiplication long (modulo 2^61 − 1, as
-/// first written, it was three times slower and half of `compute 0.167`'s time). Every window
-/// the hash selects is compared value by value, so a collision costs a comparison, never a
-/// wrong answer.
-const HASH_BASE: u64 = 0x0a3c_59e1_d2f4_b817;
-
-fn mul_mod(a: u64, b: u64) -> u64 {
-    a.wrapping_mul(b)
-}
-
-fn add_mod(a: u64, b: u64) -> u64 {
-    a.wrapping_add(b)
-}
-
-fn sub_mod(a: u64, b: u64) -> u64 {
-    a.wrapping_sub(b)
-}
-
-/// `z(p)` of the sequence `at(0) … at(len − 1)`: the largest `k` with
-/// `at(len − 1 − i) = at(len − 1 − i − p)` for all `i < k` (how far back from the newest heap
-/// `G(n) = G(n − p)` holds). The tail from heap `len − z(p) − p` is `p`-periodic, so the
-/// preperiod of `p` among these values is `len − z(p) − p`.
-fn match_len(len: usize, p: usize, at: &impl Fn(usize) -> u32) -> usize {
-    let mut k = 0;
-    while p + k < len && at(len - 1 - k) == at(len - 1 - k - p) {
-        k += 1;
-    }
-    k
-}
-
-/// The most recent earlier occurrence of the newest `k` values: the smallest shift
-/// `p ≤ max_shift` with `z(p) ≥ k`, and `z(p)` exactly. `None` when there is none.
-///
-/// A rolling hash (polynomial, modulo 2^64) of every window of `k` values, slid backwards
-/// from the newest, selects the windows worth comparing; each is compared value by value, so a
-/// hash collision costs a comparison, never a wrong answer. O(len) time, O(1) memory.
-fn first_occurrence(
-    len: usize,
-    k: usize,
-    max_shift: usize,
-    at: &impl Fn(usize) -> u32,
-) -> Option<(usize, usize)> {
-    if k == 0 || k >= len {
-        return None;
-    }
-    let max_shift = max_shift.min(len - k);
-    let val = |i: usize| u64::from(at(i)) + 1;
-    // h(s) = Σ_{i<k} val(s + i)·B^i, the hash of the window starting at heap s.
-    let mut top = 1; // B^(k−1)
-    let mut target = 0;
-    for i in (0..k).rev() {
-        target = add_mod(mul_mod(target, HASH_BASE), val(len - k + i));
-        if i > 0 {
-            top = mul_mod(top, HASH_BASE);
-        }
-    }
-    let mut h = target;
-    for p in 1..=max_shift {
-        let s = len - k - p;
-        // Drop heap s + k (the window's last), shift, add heap s.
-        h = add_mod(
-            mul_mod(sub_mod(h, mul_mod(val(s + k), top)), HASH_BASE),
-            val(s),
-        );
-        if h == target && (0..k).all(|i| at(s + i) == at(len - k + i)) {
-            return Some((p, match_len(len, p, at)));
-        }
-    }
-    None
 }
 
 /// The smallest period and preperiod, given that `(n0, p)` is proved (see the module text).
@@ -538,12 +466,13 @@ impl<E: Fill> Fill for StopAtPeriod<E> {
 /// the smallest period. Exact: the most recent earlier occurrences of the newest `k` values for
 /// `k = k0, 2·k0, 4·k0, …` below `len`, `k0 = max(1, ⌊len/12⌋)`, dominate every such tail (see
 /// the module text); O(len) time, O(1) memory.
-fn longest_periodic_tail(len: usize, at: impl Fn(usize) -> u32) -> Option<(u64, u64)> {
+fn longest_periodic_tail(s: &impl Sequence) -> Option<(u64, u64)> {
+    let len = s.len();
     let seen = MIN_PERIODS_SEEN as usize;
     let mut best: Option<(u64, u64)> = None;
     let mut k = (len / 12).max(1);
     while k < len {
-        if let Some((p, z)) = first_occurrence(len, k, len, &at) {
+        if let Some((p, z)) = first_occurrence(s, k, len) {
             let tail = z + p;
             if tail >= seen * p && 4 * tail >= len {
                 let c = ((len - tail) as u64, p as u64);
@@ -573,13 +502,15 @@ pub fn observe_slice<T: Cell>(v: &[T]) -> Option<Period> {
         periods_seen: (len as u64 - preperiod) / period,
         theorem_bound: None,
     };
-    if let Some((n0, p)) = longest_periodic_tail(len, |i| v[i].get()) {
+    if let Some((n0, p)) = longest_periodic_tail(&Plain(v)) {
         return Some(found(n0, p, 0));
     }
     // Differences d(n) = G(n + 1) − G(n) (mod 2^32): d periodic with period p from n0 exactly
     // when G(n + p) − G(n) is the same for all n ≥ n0 (see the module text).
-    let diff = |i: usize| v[i + 1].get().wrapping_sub(v[i].get());
-    let (n0, p) = longest_periodic_tail(len.checked_sub(1)?, diff)?;
+    if len == 0 {
+        return None;
+    }
+    let (n0, p) = longest_periodic_tail(&Diffs(v))?;
     let (a, b) = (v[n0 as usize].get(), v[(n0 + p) as usize].get());
     // Only growing patterns are arithmetic periodicity; values cannot keep falling.
     (b > a).then(|| found(n0, p, b - a))
@@ -724,12 +655,12 @@ mod tests {
             let expected = (k < len)
                 .then(|| (1..=max_shift.min(len - k)).find(|&p| z(p) >= k).map(|p| (p, z(p))))
                 .flatten();
-            prop_assert_eq!(first_occurrence(len, k, max_shift, &|i| v[i]), expected);
+            prop_assert_eq!(first_occurrence(&Plain(&v[..]), k, max_shift), expected);
         }
 
         #[test]
         fn longest_tail_matches_brute_force(v in prop::collection::vec(0u32..3, 1..150)) {
-            prop_assert_eq!(longest_periodic_tail(v.len(), |i| v[i]), brute_tail(&v, MIN_PERIODS_SEEN));
+            prop_assert_eq!(longest_periodic_tail(&Plain(&v[..])), brute_tail(&v, MIN_PERIODS_SEEN));
         }
 
         /// The checker on synthetic sequences fed in random chunks: a random prefix, then a
