@@ -52,7 +52,7 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
         Some(path) => compute_table(&args, &rule, path)?,
         None => {
             let exec = args.seq.executor()?;
-            let mut run = InMemory::new(args.seq.count, args.seq.run.bar.quiet);
+            let mut run = InMemory::new(args.seq.count, &args.seq.run.bar);
             let r = api::summary(&rule, args.seq.count, args.seq.engine, &exec, &mut |step| {
                 run.show(step);
                 ControlFlow::Continue(())
@@ -75,7 +75,7 @@ fn compute_table(args: &ComputeArgs, rule: &Rule, path: &Path) -> anyhow::Result
     let count = args.seq.count;
     let signals = Signals::catch().context("cannot catch signals")?;
     let exec = args.seq.executor()?;
-    let mut run = InMemory::new(count, args.seq.run.bar.quiet);
+    let mut run = InMemory::new(count, &args.seq.run.bar);
     let r = api::compute_table(
         rule,
         count,

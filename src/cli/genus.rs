@@ -67,7 +67,7 @@ pub fn genus(args: GenusArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let mut last = Instant::now();
     let show = args.progress;
-    let bar = Bar::new(count as u64, args.bar.quiet);
+    let mut bar = Bar::new(count as u64, &args.bar);
     bar.set_message("canonical forms");
     let result = heaps.extend_with_progress(count, |n| {
         bar.set_position(n as u64 + 1);

@@ -87,13 +87,18 @@ pub struct RunArgs {
     pub bar: BarArgs,
 }
 
-/// The progress bar's option, part of [`RunArgs`] and alone in commands that run on one thread
+/// The progress bar's options, part of [`RunArgs`] and alone in commands that run on one thread
 /// (`genus`).
 #[derive(Debug, Args)]
 pub struct BarArgs {
-    /// No progress bar (one is drawn on stderr only when stderr is a terminal).
+    /// No progress bar (one is drawn on stderr only when stderr is a terminal) and no progress
+    /// lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// When stderr is not a terminal (a batch job's log), a line of progress every SECS seconds:
+    /// heaps done, the rate since the previous line, largest value, rare count (0: none).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub log_every: u64,
 }
 
 impl RunArgs {

@@ -128,7 +128,7 @@ fn period_in_memory(args: &PeriodArgs, rule: &Rule) -> anyhow::Result<(Values, P
     let mut values = Values::default();
     let mut checker = PeriodChecker::new(rule);
     let mut engine = AnyEngine::with_executor(rule, args.engine, args.run.executor()?);
-    let mut run = InMemory::new(first as u64, args.run.bar.quiet);
+    let mut run = InMemory::new(first as u64, &args.run.bar);
     let mut target = first;
     let mut previous = None;
     let result = loop {
@@ -230,7 +230,7 @@ fn period_table(
         ),
         proved: &proved,
     };
-    let mut bar = Bar::new(limits.first, args.run.bar.quiet);
+    let mut bar = Bar::new(limits.first, &args.run.bar);
     let mut target = limits.first;
     let mut previous = None;
     let mut checker = PeriodChecker::new(rule);

@@ -97,7 +97,7 @@ fn analyze_computed(
 ) -> anyhow::Result<Analysis> {
     let exec = run.executor()?;
     // The bar's end is the target of the first step (the heaps computed).
-    let mut shown = InMemory::new(0, run.bar.quiet);
+    let mut shown = InMemory::new(0, &run.bar);
     let r = api::play(rule, heaps, kind, &exec, max_moves, &mut |step| {
         shown.show(step);
         ControlFlow::Continue(())

@@ -1,6 +1,8 @@
 //! The progress bar on stderr, and the signals that stop a long run cleanly.
 //!
-//! The bar is drawn only when stderr is a terminal and `--quiet` is not given; it is updated
+//! The bar is drawn only when stderr is a terminal and `--quiet` is not given; when stderr is a
+//! file (a batch job's log), a line of progress is written every `--log-every` seconds instead
+//! (heaps done, the rate since the previous line). The bar is updated
 //! between engine chunks (at most 20 times a second by indicatif), and the rare count, which
 //! needs a Walsh–Hadamard transform of the histogram, is refreshed at most once a second, so
 //! the engine does not notice it.
@@ -19,17 +21,37 @@ use nimseq::api::Step;
 use nimseq::engine::{AnyEngine, EngineError, EngineKind, Executor, Values};
 use nimseq::rules::Rule;
 
-/// A progress bar for `total` heaps (or nothing, when hidden).
+use super::BarArgs;
+
+/// A progress bar for `total` heaps on a terminal, lines of progress in a log, or nothing.
 pub struct Bar {
     bar: Option<ProgressBar>,
+    log: Option<Log>,
     rare_at: Option<Instant>,
     rare: u64,
 }
 
+/// Progress written as lines, for a stderr that is a file (a batch job's log).
+struct Log {
+    every: Duration,
+    started: Instant,
+    total: u64,
+    /// The time and the heaps done at the previous line (or at the first update).
+    last: Option<(Instant, u64)>,
+}
+
 impl Bar {
-    /// A bar, shown only when stderr is a terminal and not `quiet`.
-    pub fn new(total: u64, quiet: bool) -> Bar {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+    /// A bar when stderr is a terminal, lines every `--log-every` seconds when it is not;
+    /// nothing with `--quiet`.
+    pub fn new(total: u64, args: &BarArgs) -> Bar {
+        let terminal = std::io::stderr().is_terminal();
+        let log = (!args.quiet && !terminal && args.log_every > 0).then(|| Log {
+            every: Duration::from_secs(args.log_every),
+            started: Instant::now(),
+            total,
+            last: None,
+        });
+        let bar = (!args.quiet && terminal).then(|| {
             let style = ProgressStyle::with_template(
                 "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} heaps, {rate}, ETA {eta}, {msg}",
             )
@@ -44,13 +66,22 @@ impl Bar {
         });
         Bar {
             bar,
+            log,
             rare_at: None,
             rare: 0,
         }
     }
 
+    /// Is progress shown at all (a bar or lines)?
+    pub fn is_shown(&self) -> bool {
+        self.bar.is_some() || self.log.is_some()
+    }
+
     /// Shows `done` heaps with this histogram.
     pub fn update(&mut self, done: u64, histogram: &Histogram) {
+        if let Some(log) = &mut self.log {
+            log.update(done, Some(histogram));
+        }
         let Some(bar) = &self.bar else { return };
         if self
             .rare_at
@@ -68,7 +99,10 @@ impl Bar {
     }
 
     /// Shows `done` steps (a bar without a histogram: `genus`).
-    pub fn set_position(&self, done: u64) {
+    pub fn set_position(&mut self, done: u64) {
+        if let Some(log) = &mut self.log {
+            log.update(done, None);
+        }
         if let Some(bar) = &self.bar {
             bar.set_position(done);
         }
@@ -90,7 +124,10 @@ impl Bar {
     }
 
     /// Moves the end of the bar.
-    pub fn set_total(&self, total: u64) {
+    pub fn set_total(&mut self, total: u64) {
+        if let Some(log) = &mut self.log {
+            log.total = total;
+        }
         if let Some(bar) = &self.bar {
             bar.set_length(total);
         }
@@ -104,16 +141,50 @@ impl Bar {
     }
 }
 
+impl Log {
+    /// Writes a line when `every` has passed since the previous one.
+    fn update(&mut self, done: u64, histogram: Option<&Histogram>) {
+        let now = Instant::now();
+        let Some((at, was)) = self.last else {
+            self.last = Some((now, done));
+            return;
+        };
+        let since = now.duration_since(at);
+        if since < self.every {
+            return;
+        }
+        self.last = Some((now, done));
+        let rate = done.saturating_sub(was) as f64 / since.as_secs_f64();
+        let mut line = format!(
+            "nimseq: {} {done} of {} ({:.1} %), {:.3} M/s",
+            clock(now.duration_since(self.started)),
+            self.total,
+            100.0 * done as f64 / self.total.max(1) as f64,
+            rate / 1e6
+        );
+        if let Some(h) = histogram {
+            line += &format!(", largest {}, rare {}", h.max_value(), h.rare_mask().1);
+        }
+        eprintln!("{line}");
+    }
+}
+
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
 /// Computes heaps `0..count` in memory, with a bar.
 pub fn compute_in_memory(
     rule: &Rule,
     count: usize,
     kind: EngineKind,
     exec: &Executor,
-    quiet: bool,
+    bar: &BarArgs,
     checker: &mut PeriodChecker,
 ) -> Result<Values, EngineError> {
-    let mut run = InMemory::new(count as u64, quiet);
+    let mut run = InMemory::new(count as u64, bar);
     let mut values = Values::default();
     let r = run.extend(
         &mut AnyEngine::with_executor(rule, kind, exec.clone()),
@@ -136,9 +207,9 @@ pub struct InMemory {
 
 impl InMemory {
     /// A run toward `total` heaps.
-    pub fn new(total: u64, quiet: bool) -> InMemory {
+    pub fn new(total: u64, bar: &BarArgs) -> InMemory {
         InMemory {
-            bar: Bar::new(total, quiet),
+            bar: Bar::new(total, bar),
             histogram: Histogram::default(),
             total,
         }
@@ -167,7 +238,7 @@ impl InMemory {
     /// Draws a step of a library computation ([`nimseq::api`]), moving the end of the bar to
     /// its target.
     pub fn show(&mut self, step: Step<'_>) {
-        if self.bar.bar.is_none() {
+        if !self.bar.is_shown() {
             return;
         }
         if step.target() != self.total {
@@ -182,7 +253,7 @@ impl InMemory {
 
     /// Draws the values computed so far.
     fn values_seen(&mut self, v: &Values) {
-        if self.bar.bar.is_some() {
+        if self.bar.is_shown() {
             let histogram = &mut self.histogram;
             if (histogram.len as usize) > v.len() {
                 // The driver went back after widening: count afresh.

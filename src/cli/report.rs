@@ -62,7 +62,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         count,
         args.seq.engine,
         &args.seq.executor()?,
-        args.seq.run.bar.quiet,
+        &args.seq.run.bar,
         &mut checker,
     )?;
     let count = count as u64;

@@ -36,7 +36,7 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     }
     let rule = Rule::parse(&args.seq.game).map_err(super::usage)?;
     let exec = args.seq.executor()?;
-    let mut run = InMemory::new(args.seq.count, args.seq.run.bar.quiet);
+    let mut run = InMemory::new(args.seq.count, &args.seq.run.bar);
     let r = api::values(&rule, args.seq.count, args.seq.engine, &exec, &mut |step| {
         run.show(step);
         ControlFlow::Continue(())
