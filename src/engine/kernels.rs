@@ -158,15 +158,23 @@ fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src
     }
 }
 
-/// Small mode's scan: `targets` (bit `v` for value `v < 64`) without the values of the pairs
-/// `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of values
-/// seen (the compiler vectorises the fold) until no target is left. Needs `hi ≤ r + 1` and
+/// Small mode's scan: `targets` (bit `v` for value `v < limit ≤ 64`) without the values of the
+/// pairs `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of
+/// values seen (the compiler vectorises the fold) until no target is left; with `WIDE`, pairs
+/// of value `limit` or more mark nothing ([`small_bit`]). Needs `hi ≤ r + 1` and
 /// `r − lo < vals.len()`. (Finding the chunks that hold a target with an AVX-512 bit shuffle first
 /// was no faster: most chunks hold one.)
 #[inline(always)]
-pub(super) fn small_scan<T: Cell>(vals: &[T], r: usize, lo: usize, hi: usize, targets: u64) -> u64 {
+pub(super) fn small_scan<T: Cell, const WIDE: bool>(
+    vals: &[T],
+    r: usize,
+    lo: usize,
+    hi: usize,
+    targets: u64,
+    limit: u32,
+) -> u64 {
     assert!(lo >= hi || (hi <= r + 1 && r - lo < vals.len()));
-    let bit = |v: u32| 1u64 << (v & 63);
+    let bit = |v: u32| small_bit::<WIDE>(v, limit);
     let (mut a, mut targets) = (lo, targets);
     while targets != 0 && a < hi {
         let stop = hi.min(a + 64);
@@ -179,6 +187,17 @@ pub(super) fn small_scan<T: Cell>(vals: &[T], r: usize, lo: usize, hi: usize, ta
         a = stop;
     }
     targets
+}
+
+/// Bit `v` of a small mode mark word: `1 << v`, or 0 when `WIDE` and `v ≥ limit` (a value the
+/// word does not hold; without `WIDE` every value is below `limit` = 64).
+#[inline(always)]
+pub(super) fn small_bit<const WIDE: bool>(v: u32, limit: u32) -> u64 {
+    if WIDE {
+        (1u64 << (v & 63)) & u64::from(v < limit).wrapping_neg()
+    } else {
+        1u64 << (v & 63)
+    }
 }
 
 /// Marks `left[a] ^ right[rr − a]` in `row` (values masked by `row.len() − 1`, a power of two)

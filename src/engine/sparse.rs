@@ -29,7 +29,9 @@
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
-use super::kernels::{first_open, mark_columns, mark_pairs, scan, small_scan, Isa, Targets};
+use super::kernels::{
+    first_open, mark_columns, mark_pairs, scan, small_bit, small_scan, Isa, Targets,
+};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
@@ -81,6 +83,10 @@ pub struct Sparse {
     dense_check: usize,
     /// Whether small mode may run (see [`Sparse::without_small_mode`]).
     small: bool,
+    /// Small mode's values: those below this (64, one mark word; less in tests).
+    small_limit: u32,
+    /// Small mode however many values reach `small_limit` (tests), not only while they are few.
+    small_always: bool,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -160,6 +166,8 @@ impl Sparse {
             dense_min: DENSE_MIN,
             dense_check: DENSE_CHECK,
             small: true,
+            small_limit: 64,
+            small_always: false,
         };
         s.classify();
         s
@@ -176,6 +184,20 @@ impl Sparse {
     /// The same engine without small mode (every heap in blocks), for tests and comparisons.
     pub fn without_small_mode(mut self) -> Sparse {
         self.small = false;
+        self
+    }
+
+    /// The same engine with small mode for values below `limit` (at most 64), used whatever the
+    /// values (a heap whose value may not be below `limit` is left to the blocks): for tests of
+    /// small mode among larger values, which real games reach only far out (0.167's first 64 is
+    /// heap 332,129,728).
+    pub fn with_small_limit(mut self, limit: u32) -> Sparse {
+        assert!(
+            (1..=64).contains(&limit),
+            "small mode's values fit one 64-bit word"
+        );
+        self.small_limit = limit;
+        self.small_always = true;
         self
     }
 
@@ -472,19 +494,31 @@ const SMALL_MAX_PAIRS: usize = 1024;
 /// Heaps whose far rare pairs small mode marks together.
 const SMALL_BLOCK: usize = 64;
 
+/// Small mode runs among values that do not fit its mark word (64 and more) while at most one
+/// heap in this many has one: each of them is left to a block of the other mode.
+const SMALL_RARE_LARGE: u64 = 4096;
+
 impl Sparse {
-    /// Small mode: every value so far is below 64 and no move leaves three heaps. A heap's marks
-    /// are then one 64-bit word, and each heap is finished on its own, in order: its options
+    /// Small mode: (almost) every value so far is below 64 and no move leaves three heaps. A
+    /// heap's marks are then one 64-bit word, and each heap is finished on its own, in order: its options
     /// that leave one heap, its rare pairs (those whose partner lies before a block of 64 heaps
     /// marked for the whole block at once) and the mex of the common values, then the scan of
     /// its pairs for the rare values below it, 64 pairs at a time into a second word
     /// ([`small_scan`]). No mark rows, no meeting of threads: for games like 0.167 (60 rare
     /// positions, values below 64) the bookkeeping of the blocks cost more than the pairs.
-    /// Serial; used on several threads only while the rare pairs of a heap are few.
+    /// Serial; used on several threads only while the rare pairs of a heap are few. Values of
+    /// 64 and more may occur, if few (at most one heap in [`SMALL_RARE_LARGE`]: 0.167 has ten
+    /// among its first 2·10^9): they mark nothing in the word (an option of value 64 or more
+    /// does not change a mex below 64), and a heap whose value may be one is left to the blocks.
     fn small_mode(&self) -> bool {
+        let limit = self.small_limit as usize;
+        let few_large = || {
+            let large: u64 = self.hist.counts.iter().skip(limit).sum();
+            large * SMALL_RARE_LARGE <= self.hist.len
+        };
         self.small
             && !self.dense
-            && self.width <= 64
+            && (self.width <= limit || self.small_always || few_large())
             && self.moves.leave_three.is_empty()
             && (self.exec.threads() == 1
                 || self.rare_pos.len() * self.moves.leave_two.len() <= SMALL_MAX_PAIRS)
@@ -531,8 +565,23 @@ impl Sparse {
 
     #[inline(always)]
     fn fill_small_impl<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> usize {
+        if self.width <= 64 && self.small_limit == 64 {
+            self.fill_small_words::<T, false>(vals, start, end)
+        } else {
+            self.fill_small_words::<T, true>(vals, start, end)
+        }
+    }
+
+    /// [`Sparse::fill_small`], with `WIDE` when values may reach the small limit.
+    #[inline(always)]
+    fn fill_small_words<T: Cell, const WIDE: bool>(
+        &mut self,
+        vals: &mut [T],
+        start: usize,
+        end: usize,
+    ) -> usize {
         let mask = self.mask;
-        let common = (0..64u32)
+        let common = (0..self.small_limit)
             .filter(|&v| !is_rare(v, mask))
             .fold(0u64, |m, v| m | 1 << v);
         let splits = self.moves.leave_two.len();
@@ -544,7 +593,7 @@ impl Sparse {
         let mut b = start;
         while b < end {
             let len = SMALL_BLOCK.min(end - b);
-            self.small_far(&mut far[..len], vals, b, &mut near);
+            self.small_far::<T, WIDE>(&mut far[..len], vals, b, &mut near);
             for (j, &far_marks) in far[..len].iter().enumerate() {
                 let n = b + j;
                 for ((_, _, q), s) in near.iter_mut().zip(&self.moves.leave_two) {
@@ -553,7 +602,8 @@ impl Sparse {
                         *q += 1;
                     }
                 }
-                let Some(g) = self.small_value(&vals[..n], n, common, far_marks, &near) else {
+                let Some(g) = self.small_value::<T, WIDE>(&vals[..n], n, common, far_marks, &near)
+                else {
                     return n;
                 };
                 vals[n] = T::from_u32(g);
@@ -577,7 +627,7 @@ impl Sparse {
     /// positions `lo..hi` this marked (the heaps mark the others themselves; its third member,
     /// how many rare positions lie below what the split leaves, the heaps keep).
     #[inline(always)]
-    fn small_far<T: Cell>(
+    fn small_far<T: Cell, const WIDE: bool>(
         &self,
         far: &mut [u64],
         vals: &[T],
@@ -585,7 +635,8 @@ impl Sparse {
         near: &mut [(usize, usize, usize)],
     ) {
         far.fill(0);
-        let bit = |v: u32| 1u64 << (v & 63);
+        let limit = self.small_limit;
+        let bit = |v: u32| small_bit::<WIDE>(v, limit);
         for (s, (lo, hi, _)) in self.moves.leave_two.iter().zip(near.iter_mut()) {
             // Heap b + j leaves r = b + j − t; the partner r − p of p lies before b for every j
             // when p ≥ len − t, and is a heap (at least 1) for every j when p < b − t.
@@ -615,7 +666,7 @@ impl Sparse {
     /// left to the heap, `q` counting those below `n − take`), or `None` when every common
     /// value below 64 is an option.
     #[inline(always)]
-    fn small_value<T: Cell>(
+    fn small_value<T: Cell, const WIDE: bool>(
         &self,
         vals: &[T],
         n: usize,
@@ -624,7 +675,8 @@ impl Sparse {
         near: &[(usize, usize, usize)],
     ) -> Option<u32> {
         let m = &self.moves;
-        let bit = |v: u32| 1u64 << (v & 63);
+        let limit = self.small_limit;
+        let bit = |v: u32| small_bit::<WIDE>(v, limit);
         let mut marks = far | u64::from(m.take_all.binary_search(&n).is_ok());
         for &k in m.leave_one.iter().take_while(|&&k| k < n) {
             marks |= bit(vals[n - k].get());
@@ -663,7 +715,8 @@ impl Sparse {
                 break;
             }
             let r = n - s.take;
-            targets = small_scan(vals, r, 1, last_pair(r, s.unequal) + 1, targets);
+            targets =
+                small_scan::<T, WIDE>(vals, r, 1, last_pair(r, s.unequal) + 1, targets, limit);
         }
         Some(if targets == 0 {
             c
