@@ -29,7 +29,7 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
             let mut engine = match small {
                 "auto" => engine,
                 "off" => engine.without_small_mode(),
-                _ => engine.with_small_limit(16),
+                _ => engine.with_small_limit(16, true),
             };
             extend(&mut engine, &mut values, n, &mut |_| {
                 ControlFlow::Continue(())
@@ -362,6 +362,26 @@ fn dense_mode_on_and_off() {
 /// Small mode started at every heap below 130, as when a table is resumed or a range cut there:
 /// near a start below one block, the first block's rare positions include some above what the
 /// first heaps leave, which those heaps must pass over.
+/// 0.167's values first reach 64 at heap 332,129,728, where small mode used to end for good (a
+/// table run fell from ~9 to 3.7 M heaps/s there). The same with the limit at 48, which 90 of
+/// its first 2^20 heaps reach: small mode must go on, one heap in 4,096 or fewer left to the
+/// blocks, with the values of the engine without small mode.
+#[test]
+fn small_mode_goes_on_past_a_few_large_values() {
+    let rule = Rule::parse("0.167").unwrap();
+    let n = 1 << 20;
+    let run = |engine: &mut Sparse| {
+        let mut values = Values::default();
+        extend(engine, &mut values, n, &mut |_| ControlFlow::Continue(())).unwrap();
+        values.to_u32s()
+    };
+    let mut small = Sparse::new(&rule).with_small_limit(48, false);
+    let got = run(&mut small);
+    assert!(got.iter().filter(|&&v| v >= 48).count() >= 80);
+    assert!(small.state().small, "small mode still on at 2^20");
+    assert_eq!(got, run(&mut Sparse::new(&rule).without_small_mode()));
+}
+
 #[test]
 fn small_mode_from_every_early_start() {
     for code in ["0.167", "0.137", "0.07", "4.7", "0.51", "0.4!"] {

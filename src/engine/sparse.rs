@@ -100,6 +100,8 @@ pub struct SparseState {
     pub dense: bool,
     /// Heaps the state accounts for.
     pub covered: usize,
+    /// Whether the next heaps would be computed in small mode.
+    pub small: bool,
 }
 
 /// How far the far scan of one heap went: the rare values below `bound` met in the pairs before
@@ -187,17 +189,17 @@ impl Sparse {
         self
     }
 
-    /// The same engine with small mode for values below `limit` (at most 64), used whatever the
-    /// values (a heap whose value may not be below `limit` is left to the blocks): for tests of
-    /// small mode among larger values, which real games reach only far out (0.167's first 64 is
-    /// heap 332,129,728).
-    pub fn with_small_limit(mut self, limit: u32) -> Sparse {
+    /// The same engine with small mode for values below `limit` (at most 64) while values from
+    /// `limit` on are few, or, with `always`, whatever the values (a heap whose value may not be
+    /// below `limit` is left to the blocks): for tests of small mode among larger values, which
+    /// real games reach only far out (0.167's first 64 is heap 332,129,728).
+    pub fn with_small_limit(mut self, limit: u32, always: bool) -> Sparse {
         assert!(
             (1..=64).contains(&limit),
             "small mode's values fit one 64-bit word"
         );
         self.small_limit = limit;
-        self.small_always = true;
+        self.small_always = always;
         self
     }
 
@@ -208,6 +210,7 @@ impl Sparse {
             rare_positions: self.rare_pos.len(),
             dense: self.dense,
             covered: self.covered,
+            small: self.small_mode(),
         }
     }
 
