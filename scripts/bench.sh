@@ -17,6 +17,11 @@
 #        BENCH_SHIFT=4 scripts/bench.sh      every case 2^4 times smaller (a quick look)
 #        OCTAL_GAMES=/path/to/octal-games scripts/bench.sh
 #
+# The machine's own ceiling for T threads: T independent one-thread runs of the same case side by
+# side, their heaps/s added up, over one run alone ("ceiling"). Cores that share a physical core,
+# caches or memory bandwidth give less than T; no T-thread engine can beat it, so the speedup is
+# also shown as a share of it.
+#
 # The figures are wall-clock times on a possibly shared machine: compare the ratios within one
 # run (the load average is recorded with them), not runs with each other.
 set -euo pipefail
@@ -88,8 +93,8 @@ time_analyzer() {
     echo "Machine: $cpu, $mhz MHz, $all cores (nproc), $mem, instruction set picked: $isa; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."
     echo "Command: \`scripts/bench.sh\` (BENCH_SHIFT=$shift_by), wall-clock time of \`nimseq compute GAME -n N --threads T\`; peers in the same run (ogsolve: the faster of \`-m rc\` and \`-m rc2\`; analyzer: tczajka/octal-games \`old/\` analyze, timed to its line for N)."
     echo
-    echo "| game | N | 1 thread M heaps/s | $all threads M heaps/s | speedup | ogsolve M heaps/s (rc / rc2) | analyzer M heaps/s | nimseq 1 thread / best peer | nimseq $all threads / best peer |"
-    echo "|---|---|---|---|---|---|---|---|---|"
+    echo "| game | N | 1 thread M heaps/s | $all threads M heaps/s | speedup | ceiling ($all runs side by side) | speedup / ceiling | ogsolve M heaps/s (rc / rc2) | analyzer M heaps/s | nimseq 1 thread / best peer | nimseq $all threads / best peer |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } | tee -a "$out"
 
 for c in "${cases[@]}"; do
@@ -102,6 +107,13 @@ for c in "${cases[@]}"; do
         "$bin" compute "$game" -n "$n" --threads "$t" --json >/dev/null
         r[$t]=$(rate "$n" "$(since "$t0")")
     done
+    t0=$(now)
+    for ((i = 0; i < all; i++)); do
+        "$bin" compute "$game" -n "$n" --threads 1 --json >/dev/null &
+    done
+    wait
+    side=$(rate "$((all * n))" "$(since "$t0")")
+    ceiling=$(awk -v a="$side" -v b="${r[1]}" 'BEGIN { printf "%.2f", a / b }')
     rc="-" rc2="-" ogr="-"
     if [[ -n "$og" && "$game" != *"!"* ]]; then
         t0=$(now)
@@ -120,7 +132,9 @@ for c in "${cases[@]}"; do
         [[ "$s" != "-" ]] && an=$(rate "$n" "$s")
     fi
     peer=$(best "$ogr" "$an")
-    echo "| $game | 2^$exp | ${r[1]} | ${r[$all]} | $(ratio "${r[$all]}" "${r[1]}") | $ogr ($rc / $rc2) | $an | $(ratio "${r[1]}" "$peer") | $(ratio "${r[$all]}" "$peer") |" | tee -a "$out"
+    speedup=$(awk -v a="${r[$all]}" -v b="${r[1]}" 'BEGIN { printf "%.2f", a / b }')
+    share=$(awk -v s="$speedup" -v a="$side" -v b="${r[1]}" 'BEGIN { printf "%.0f %%", 100 * s / (a / b) }')
+    echo "| $game | 2^$exp | ${r[1]} | ${r[$all]} | $speedup | $ceiling | $share | $ogr ($rc / $rc2) | $an | $(ratio "${r[1]}" "$peer") | $(ratio "${r[$all]}" "$peer") |" | tee -a "$out"
 done
 [[ -n "$og" ]] || echo "(ogsolve not installed: cargo install ogsolve)" | tee -a "$out"
 [[ -n "$analyzer" ]] || echo "(analyzer not built: set OCTAL_GAMES to a checkout of tczajka/octal-games)" | tee -a "$out"
