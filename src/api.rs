@@ -31,7 +31,7 @@ use crate::engine::{
 use crate::position::{self, Analysis, PositionError};
 use crate::resources::{check_memory, filesystem_size, human_bytes, MemoryError};
 use crate::rules::{Rule, RuleError};
-use crate::table::{self, Checkpoints, Table, TableError, ValueSlice};
+use crate::table::{self, Checkpoints, Table, TableError, TableReader, ValueSlice};
 
 /// Why a computation was refused or did not finish.
 #[derive(Debug, Error)]
@@ -277,6 +277,9 @@ pub fn compute_table(
     if count == 0 {
         return Err(ApiError::Input("N must be at least 1".to_string()));
     }
+    if let Some(summary) = prefix_of_table(rule, count, path)? {
+        return Ok(summary);
+    }
     check_disk(path, count)?;
     let mut t = Table::open(path, &rule.code())?;
     if t.len() < count {
@@ -294,28 +297,51 @@ pub fn compute_table(
     ) {
         return Err(table_failed(e, &t));
     }
-    let upto = count.min(t.len()) as usize;
+    if count < t.len() {
+        // The table holds more heaps than asked for (read here only after a widening that a
+        // stop interrupted): the summary of the prefix.
+        return Ok(summary_of_prefix(rule, t.values(), count));
+    }
     let period = match engine.proved() {
         Some(p) => Some(p.clone()),
         None => match t.values() {
-            ValueSlice::W8(v) => period_of(rule, &v[..upto]),
-            ValueSlice::W16(v) => period_of(rule, &v[..upto]),
-            ValueSlice::W32(v) => period_of(rule, &v[..upto]),
+            ValueSlice::W8(v) => period_of(rule, v),
+            ValueSlice::W16(v) => period_of(rule, v),
+            ValueSlice::W32(v) => period_of(rule, v),
         },
     }
-    .map(|p| p.seen_in(upto as u64));
-    if count >= t.len() {
-        t.record_period(period).map_err(|e| table_failed(e, &t))?;
-        Ok(t.summary())
-    } else {
-        // The table holds more heaps than asked for: the summary of the prefix.
-        let stats = match t.values() {
-            ValueSlice::W8(v) => Stats::of_slice(&v[..upto]),
-            ValueSlice::W16(v) => Stats::of_slice(&v[..upto]),
-            ValueSlice::W32(v) => Stats::of_slice(&v[..upto]),
-        };
-        Ok(Summary::from_stats(&rule.code(), &stats, period))
+    .map(|p| p.seen_in(t.len()));
+    t.record_period(period).map_err(|e| table_failed(e, &t))?;
+    Ok(t.summary())
+}
+
+/// The summary of heaps `0 .. count` of the table at `path` when it holds more of `rule`'s
+/// values than that: read under a shared lock, the checksums of those heaps verified, nothing
+/// written (opening it to write would verify every checksum of the file: minutes for a table of
+/// 2^34 heaps). `None` when there is no such table (the caller computes, or reports why not).
+fn prefix_of_table(rule: &Rule, count: u64, path: &Path) -> Result<Option<Summary>, ApiError> {
+    let Ok(t) = TableReader::open(path) else {
+        return Ok(None);
+    };
+    if t.game() != rule.code() || t.len() <= count || t.widening() {
+        return Ok(None);
     }
+    t.lock_shared()?;
+    t.verify_range(0, count)?;
+    Ok(Some(summary_of_prefix(rule, t.values()?, count)))
+}
+
+/// The summary of heaps `0 .. count` of `values`: statistics, and the period proved (or seen)
+/// among them.
+fn summary_of_prefix(rule: &Rule, values: ValueSlice<'_>, count: u64) -> Summary {
+    let upto = count as usize;
+    let (stats, period) = match values {
+        ValueSlice::W8(v) => (Stats::of_slice(&v[..upto]), period_of(rule, &v[..upto])),
+        ValueSlice::W16(v) => (Stats::of_slice(&v[..upto]), period_of(rule, &v[..upto])),
+        ValueSlice::W32(v) => (Stats::of_slice(&v[..upto]), period_of(rule, &v[..upto])),
+    };
+    let period = period.map(|p| p.seen_in(count));
+    Summary::from_stats(&rule.code(), &stats, period)
 }
 
 /// A failure while writing the table `t`: one that leaves it resumable (a write, a value too
