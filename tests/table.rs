@@ -430,8 +430,19 @@ fn damaged_tables_are_detected() {
     // The summary of a prefix verifies the prefix: caught when it holds the byte, not otherwise.
     let o = nimseq(&["compute", "sub(1,2,3)", "-n", "2.6e6", "--table", p(&t)]);
     assert!(text(&o.stderr).contains("fail their checksum"));
-    let prefix = ok(&["compute", "sub(1,2,3)", "-n", "2e6", "--table", p(&t), "--json"]);
-    assert_eq!(prefix, ok(&["compute", "sub(1,2,3)", "-n", "2e6", "--json"]));
+    let prefix = ok(&[
+        "compute",
+        "sub(1,2,3)",
+        "-n",
+        "2e6",
+        "--table",
+        p(&t),
+        "--json",
+    ]);
+    assert_eq!(
+        prefix,
+        ok(&["compute", "sub(1,2,3)", "-n", "2e6", "--json"])
+    );
 
     // A flipped byte in the metadata.
     let mut b = good.clone();
@@ -717,4 +728,44 @@ fn an_n_no_disk_can_hold_is_refused() {
         );
         assert!(!t.exists());
     }
+}
+
+/// `export --rare`: the rare positions of Grundy's game, those Flammenkamp lists up to heap 231
+/// (tests/data/published/grundy-rare-flammenkamp.tsv, with its source) and as many in all as the
+/// summary counts; raw output is refused.
+#[test]
+fn export_rare_lists_the_published_rare_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("g");
+    ok(&["compute", "grundy", "-n", "2^16", "--table", p(&t), "-q"]);
+    let published: Vec<(u64, u32)> = include_str!("data/published/grundy-rare-flammenkamp.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("heap"))
+        .map(|l| {
+            let (a, b) = l.split_once('\t').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(published.len(), 48);
+    let listed: Vec<(u64, u32)> = ok(&["export", p(&t), "--rare", "--to", "232", "--no-header"])
+        .lines()
+        .map(|l| {
+            let (a, b) = l.split_once(' ').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(listed, published);
+    let info: serde_json::Value = serde_json::from_str(&ok(&["info", p(&t), "--json"])).unwrap();
+    let all = ok(&["export", p(&t), "--rare", "--format", "csv", "--no-header"]);
+    assert_eq!(
+        all.lines().count() as u64,
+        info["rare_count"].as_u64().unwrap()
+    );
+    assert!(
+        ok(&["export", p(&t), "--rare"]).contains("# only the heaps with rare values (mask 0xfe")
+    );
+    usage_error(
+        &["export", p(&t), "--rare", "--format", "raw"],
+        "--rare lists heaps",
+    );
 }

@@ -359,7 +359,10 @@ mod tests {
         let mut w = v.clone();
         w[5000 - 600] = 2;
         let wide: Vec<u32> = w.iter().map(|&x| u32::from(x)).collect();
-        assert!(search_blocks(&Plain(&w[..]), 700, 4000).is_err(), "the budget runs out");
+        assert!(
+            search_blocks(&Plain(&w[..]), 700, 4000).is_err(),
+            "the budget runs out"
+        );
         assert_eq!(
             first_occurrence(&Plain(&w[..]), 700, 4000),
             by_definition(&wide, 700, 4000)

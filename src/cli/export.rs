@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use nimseq::analysis::is_rare;
 use nimseq::numbers::parse_count;
 use nimseq::report;
 use nimseq::rules::Rule;
@@ -41,6 +42,10 @@ pub struct ExportArgs {
     /// Leave out the header.
     #[arg(long)]
     no_header: bool,
+    /// Only the heaps whose values are rare (under the table's rare mask, as `nimseq info`
+    /// shows it): the rare positions, for a b-file or CSV.
+    #[arg(long)]
+    rare: bool,
 }
 
 fn heap_arg(s: &str) -> Result<u64, String> {
@@ -76,9 +81,18 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
             "--from {from} --to {to} selects no heap: heaps from A up to, not including, B"
         )));
     }
+    if args.rare && args.format == Format::Raw {
+        return Err(usage(
+            "--rare lists heaps with their values: use --format bfile or csv, not raw",
+        ));
+    }
     t.verify_range(from, to)?;
     let values = t.values()?;
     let (a, b) = (from as usize, to as usize);
+    let mask = t.rare_mask();
+    let heaps = (from..)
+        .zip(values.range(a, b))
+        .filter(|&(_, g)| !args.rare || is_rare(g, mask));
     let out = std::io::stdout().lock();
     match args.format {
         Format::Bfile => {
@@ -86,9 +100,16 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
                 Vec::new()
             } else {
                 let rule = Rule::parse(t.game()).map_err(|e| anyhow::anyhow!("{e}"))?;
-                report::bfile_header(&rule, from, to - from)
+                let mut h = report::bfile_header(&rule, from, to - from);
+                if args.rare {
+                    h.push(format!(
+                        "# only the heaps with rare values (mask {mask:#x}: an even number of \
+                         the mask's bits set in G(n))"
+                    ));
+                }
+                h
             };
-            report::write_bfile(out, &header, from, values.range(a, b))?;
+            report::write_bfile(out, &header, heaps)?;
         }
         Format::Csv => {
             let header = if args.no_header {
@@ -96,7 +117,7 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
             } else {
                 Some("n,grundy")
             };
-            report::write_csv(out, header, from, values.range(a, b))?;
+            report::write_csv(out, header, heaps)?;
         }
         Format::Raw => {
             let mut out = std::io::BufWriter::with_capacity(1 << 20, out);

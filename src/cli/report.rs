@@ -154,7 +154,7 @@ fn write_folder(
     header.extend(report::bfile_header(rule, first, last - first + 1));
     header.push(format!("# offset {first}: the first line is heap {first}"));
     write_file(dir, &bfile, |w| {
-        report::write_bfile(w, &header, first, (first..=last).map(get))
+        report::write_bfile(w, &header, (first..=last).map(|n| (n, get(n))))
     })?;
 
     let title = report::game_title(rule);

@@ -48,7 +48,7 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
     } else {
         report::bfile_header(&rule, 0, args.seq.count)
     };
-    report::write_bfile(std::io::stdout().lock(), &header, 0, values.iter())?;
+    report::write_bfile(std::io::stdout().lock(), &header, (0..).zip(values.iter()))?;
     Ok(())
 }
 
@@ -69,8 +69,7 @@ fn values_from_table(args: &ValuesArgs, path: &std::path::Path) -> anyhow::Resul
     report::write_bfile(
         std::io::stdout().lock(),
         &header,
-        0,
-        values.range(0, count as usize),
+        (0..).zip(values.range(0, count as usize)),
     )?;
     Ok(())
 }

@@ -58,12 +58,11 @@ pub fn bfile_header(rule: &Rule, first: u64, count: u64) -> Vec<String> {
     ]
 }
 
-/// Writes `header` lines, then `n G(n)` for consecutive heaps from `first`, one per line.
+/// Writes `header` lines, then `n G(n)` for each `(n, G(n))` of `heaps`, one per line.
 pub fn write_bfile<W: Write>(
     out: W,
     header: &[String],
-    first: u64,
-    values: impl Iterator<Item = u32>,
+    heaps: impl Iterator<Item = (u64, u32)>,
 ) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     for line in header {
@@ -71,7 +70,7 @@ pub fn write_bfile<W: Write>(
     }
     let mut a = itoa::Buffer::new();
     let mut b = itoa::Buffer::new();
-    for (n, g) in (first..).zip(values) {
+    for (n, g) in heaps {
         out.write_all(a.format(n).as_bytes())?;
         out.write_all(b" ")?;
         out.write_all(b.format(g).as_bytes())?;
@@ -151,7 +150,7 @@ mod tests {
     #[test]
     fn bfile_lines() {
         let mut out = Vec::new();
-        write_bfile(&mut out, &["# x".to_string()], 0, [0u32, 1, 2].into_iter()).unwrap();
+        write_bfile(&mut out, &["# x".to_string()], (0..).zip([0u32, 1, 2])).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "# x\n0 0\n1 1\n2 2\n");
     }
 

@@ -29,8 +29,7 @@ pub fn write_table_text<W: Write>(
 pub fn write_csv<W: Write>(
     out: W,
     header: Option<&str>,
-    first: u64,
-    values: impl Iterator<Item = u32>,
+    heaps: impl Iterator<Item = (u64, u32)>,
 ) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     if let Some(h) = header {
@@ -38,7 +37,7 @@ pub fn write_csv<W: Write>(
     }
     let mut a = itoa::Buffer::new();
     let mut b = itoa::Buffer::new();
-    for (n, g) in (first..).zip(values) {
+    for (n, g) in heaps {
         out.write_all(a.format(n).as_bytes())?;
         out.write_all(b",")?;
         out.write_all(b.format(g).as_bytes())?;

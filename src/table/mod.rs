@@ -425,6 +425,11 @@ impl TableReader {
         summary_of(&self.meta)
     }
 
+    /// The rare mask of the committed values (that of [`TableReader::summary`]).
+    pub fn rare_mask(&self) -> u32 {
+        self.meta.histogram.rare_mask().0
+    }
+
     /// The period recorded in the table.
     pub fn period(&self) -> Option<&Period> {
         self.meta.period.as_ref()
