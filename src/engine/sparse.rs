@@ -503,10 +503,10 @@ const SMALL_RARE_LARGE: u64 = 4096;
 
 impl Sparse {
     /// Small mode: (almost) every value so far is below 64 and no move leaves three heaps. A
-    /// heap's marks are then one 64-bit word, and each heap is finished on its own, in order: its options
-    /// that leave one heap, its rare pairs (those whose partner lies before a block of 64 heaps
-    /// marked for the whole block at once) and the mex of the common values, then the scan of
-    /// its pairs for the rare values below it, 64 pairs at a time into a second word
+    /// heap's marks are then one 64-bit word, and each heap is finished on its own, in order:
+    /// its options that leave one heap, its rare pairs (those whose partner lies before a block
+    /// of 64 heaps marked for the whole block at once) and the mex of the common values, then
+    /// the scan of its pairs for the rare values below it, 64 pairs at a time into a second word
     /// ([`small_scan`]). No mark rows, no meeting of threads: for games like 0.167 (60 rare
     /// positions, values below 64) the bookkeeping of the blocks cost more than the pairs.
     /// Serial; used on several threads only while the rare pairs of a heap are few. Values of
