@@ -73,6 +73,8 @@ fn info_and_export_agree_with_compute() {
     assert_eq!(json, ok(&["compute", "grundy", "-n", "3000", "--json"]));
     assert_eq!(ok(&["info", p(&t), "--json"]), json);
     assert_eq!(ok(&["info", p(&t), "--json", "--verify"]), json);
+    let verified = nimseq(&["info", p(&t), "--verify"]);
+    assert!(text(&verified.stderr).contains("every checksum verified (heaps 0 .. 2999)"));
     let summary = ok(&["info", p(&t)]);
     assert!(summary.contains("1 byte(s) per value") && summary.contains("4!.0 (grundy)"));
     // The b-file equals `values`, and a range is the matching slice of it.
