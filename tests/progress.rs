@@ -1,5 +1,6 @@
 //! The progress bar (issue 4): drawn on stderr when stderr is a terminal — heaps done, heaps/s,
-//! ETA, largest value, rare count — and silent when stderr is not a terminal or with --quiet.
+//! ETA, largest value, rare count — and silent when stderr is not a terminal or with --quiet,
+//! but for a line of progress every `--log-every` seconds (60 by default) in a log.
 //! The terminal is a pseudo-terminal opened here.
 
 use std::fs::File;
@@ -112,4 +113,49 @@ fn the_bar_is_silent_with_quiet_or_without_a_terminal() {
         assert!(o.status.success());
         assert!(o.stderr.is_empty(), "{args:?}: {:?}", o.stderr);
     }
+}
+
+/// Without a terminal (a batch job's log), `--log-every SECS` writes a line every SECS seconds:
+/// time, heaps done of the total, the rate since the previous line, largest value, rare count;
+/// none with `--quiet`.
+#[test]
+fn a_log_gets_a_line_of_progress_every_log_every_seconds() {
+    let args = [
+        "compute",
+        "0.6",
+        "-n",
+        "2^20",
+        "--threads",
+        "1",
+        "--log-every",
+        "1",
+    ];
+    let start = std::time::Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .output()
+        .unwrap();
+    let took = start.elapsed().as_secs();
+    assert!(o.status.success());
+    let log = String::from_utf8_lossy(&o.stderr);
+    for line in log.lines() {
+        assert!(
+            line.starts_with("nimseq: 0:0")
+                && line.contains(" of 1048576 (")
+                && line.contains("/s, largest ")
+                && line.contains(", rare "),
+            "{line}"
+        );
+    }
+    // The first line comes a second after the first chunk, then one a second at most.
+    assert!(log.lines().count() as u64 <= took, "{took} s: {log}");
+    if took >= 3 {
+        assert!(log.lines().count() >= 1, "{took} s and no line");
+    }
+    let quiet = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(quiet.stderr.is_empty());
 }

@@ -155,12 +155,16 @@ impl Log {
         }
         self.last = Some((now, done));
         let rate = done.saturating_sub(was) as f64 / since.as_secs_f64();
+        let rate = if rate >= 1e5 {
+            format!("{:.3} M/s", rate / 1e6)
+        } else {
+            format!("{rate:.1}/s")
+        };
         let mut line = format!(
-            "nimseq: {} {done} of {} ({:.1} %), {:.3} M/s",
+            "nimseq: {} {done} of {} ({:.1} %), {rate}",
             clock(now.duration_since(self.started)),
             self.total,
             100.0 * done as f64 / self.total.max(1) as f64,
-            rate / 1e6
         );
         if let Some(h) = histogram {
             line += &format!(", largest {}, rare {}", h.max_value(), h.rare_mask().1);
