@@ -29,19 +29,11 @@ held=$("$bin" info "$table" --json 2>/dev/null | sed -n 's/.*"count": *\([0-9]*\
         "heaps in the table: ${held:-none}"
 } >> "$log"
 
-start=$(date +%s.%N)
-"$bin" compute "$game" -n "$n" --table "$table" --log-every "${LOG_EVERY:-60}" "$@" \
-    >> "$table.summary" 2>> "$log" &
-child=$!
-trap 'kill -TERM "$child" 2>/dev/null' TERM INT
-peak=0
-while kill -0 "$child" 2>/dev/null; do
-    a=$(awk '/^RssAnon:/ {print $2}' "/proc/$child/status" 2>/dev/null)
-    [ "${a:-0}" -gt "$peak" ] && peak=$a
-    sleep 2
-done
-wait "$child"; status=$?
-end=$(date +%s.%N)
-echo "== end $(date -u '+%Y-%m-%d %H:%M:%S UTC'): exit $status after $(echo "$end - $start" | bc) s," \
-    "peak RssAnon $peak KiB, file $(stat -c %s "$table" 2>/dev/null) bytes" >> "$log"
-exit "$status"
+# shellcheck source=scripts/lib/measure.sh
+. "$(dirname "$0")/lib/measure.sh"
+trap 'kill -TERM "${MEASURE_PID:-}" 2>/dev/null' TERM INT
+MEASURE_EVERY=2 measure_run "$bin" compute "$game" -n "$n" --table "$table" \
+    --log-every "${LOG_EVERY:-60}" "$@" >> "$table.summary" 2>> "$log"
+echo "== end $(date -u '+%Y-%m-%d %H:%M:%S UTC'): exit $MEASURE_STATUS after $MEASURE_WALL s," \
+    "peak RssAnon $MEASURE_PEAK KiB, file $(stat -c %s "$table" 2>/dev/null) bytes" >> "$log"
+exit "$MEASURE_STATUS"

@@ -17,20 +17,10 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bin=target/release/nimseq
 
-# Runs "$@" and prints "<wall seconds> <peak RssAnon KiB>" on stderr after its output.
-measure() {
-    local start peak=0 r pid
-    start=$(date +%s.%N)
-    "$@" &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-        r=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-        if [[ -n "$r" && "$r" -gt "$peak" ]]; then peak=$r; fi
-        sleep 0.05
-    done
-    wait "$pid"
-    echo "wall $(echo "$(date +%s.%N) - $start" | bc) s, peak RssAnon $peak KiB" >&2
-}
+# shellcheck source=scripts/lib/measure.sh
+. scripts/lib/measure.sh
+out_file=$(mktemp)
+trap 'rm -f "$out_file"' EXIT
 
 # game, preperiod, period, extra options
 cases=(
@@ -43,8 +33,11 @@ for c in "${cases[@]}"; do
     if [[ $# -gt 0 && "$1" != "$game" ]]; then continue; fi
     echo "== nimseq period $game ${opts:-} --json --quiet (published: period $p from heap $n0)"
     # shellcheck disable=SC2086
-    out=$(measure "$bin" period "$game" ${opts:-} --json --quiet 2> >(cat >&2))
+    measure_run "$bin" period "$game" ${opts:-} --json --quiet > "$out_file"
+    [[ "$MEASURE_STATUS" == 0 ]] || { echo "FAILED: $game exited with $MEASURE_STATUS" >&2; exit 1; }
+    out=$(cat "$out_file")
     echo "$out"
+    echo "wall $MEASURE_WALL s, peak RssAnon $MEASURE_PEAK KiB" >&2
     echo "$out" | grep -q "\"proved\":true" || { echo "FAILED: $game not proved" >&2; exit 1; }
     echo "$out" | grep -q "\"preperiod\":$n0," || { echo "FAILED: $game preperiod" >&2; exit 1; }
     echo "$out" | grep -q "\"period\":$p," || { echo "FAILED: $game period" >&2; exit 1; }

@@ -8,19 +8,13 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bin=target/release/nimseq
 
+# shellcheck source=scripts/lib/measure.sh
+. scripts/lib/measure.sh
+
 peak() {
-    local peak=0 r pid start
-    start=$(date +%s.%N)
-    "$@" >/dev/null &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-        r=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-        if [[ -n "$r" && "$r" -gt "$peak" ]]; then peak=$r; fi
-        sleep 0.05
-    done
-    wait "$pid"
-    printf '%-40s peak RssAnon %8d KiB  wall %6.1f s\n' "$*" "$peak" \
-        "$(echo "$(date +%s.%N) - $start" | bc)"
+    measure_run "$@" > /dev/null
+    [[ "$MEASURE_STATUS" == 0 ]] || { echo "FAILED: $* exited with $MEASURE_STATUS" >&2; exit 1; }
+    printf '%-40s peak RssAnon %8d KiB  wall %6.1f s\n' "$*" "$MEASURE_PEAK" "$MEASURE_WALL"
 }
 
 for n in 2^20 2^22 2^24; do
