@@ -39,18 +39,18 @@ pub fn check_memory(what: &str, needed: u64, hint: &str) -> Result<(), MemoryErr
 
 /// The size of the file system holding `dir` (all of it, used or not), if known.
 pub fn filesystem_size(dir: &std::path::Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: `c` is a NUL-terminated path and `st` a properly sized, writable struct.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-        return None;
-    }
-    (st.f_blocks as u64).checked_mul(st.f_frsize as u64)
+    let st = statvfs(dir)?;
+    u64::from(st.f_blocks).checked_mul(u64::from(st.f_frsize))
 }
 
 /// The space free for new files on the file system holding `dir`, if known.
 pub fn free_space(dir: &std::path::Path) -> Option<u64> {
+    let st = statvfs(dir)?;
+    u64::from(st.f_bavail).checked_mul(u64::from(st.f_frsize))
+}
+
+/// `statvfs(2)` of the file system holding `dir`.
+fn statvfs(dir: &std::path::Path) -> Option<libc::statvfs> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
     // SAFETY: `c` is a NUL-terminated path and `st` a properly sized, writable struct.
@@ -58,7 +58,7 @@ pub fn free_space(dir: &std::path::Path) -> Option<u64> {
     if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
         return None;
     }
-    (st.f_bavail as u64).checked_mul(st.f_frsize as u64)
+    Some(st)
 }
 
 /// `1536` → `1.5 KiB`.
