@@ -37,16 +37,19 @@ pub fn check_memory(what: &str, needed: u64, hint: &str) -> Result<(), MemoryErr
     }
 }
 
-/// The size of the file system holding `dir` (all of it, used or not), if known.
+/// The size of the file system holding `dir` (all of it, used or not), if known. (The casts are
+/// no-ops on 64-bit Linux; the field types are narrower elsewhere.)
+#[allow(clippy::unnecessary_cast)]
 pub fn filesystem_size(dir: &std::path::Path) -> Option<u64> {
     let st = statvfs(dir)?;
-    u64::from(st.f_blocks).checked_mul(u64::from(st.f_frsize))
+    (st.f_blocks as u64).checked_mul(st.f_frsize as u64)
 }
 
 /// The space free for new files on the file system holding `dir`, if known.
+#[allow(clippy::unnecessary_cast)]
 pub fn free_space(dir: &std::path::Path) -> Option<u64> {
     let st = statvfs(dir)?;
-    u64::from(st.f_bavail).checked_mul(u64::from(st.f_frsize))
+    (st.f_bavail as u64).checked_mul(st.f_frsize as u64)
 }
 
 /// `statvfs(2)` of the file system holding `dir`.
