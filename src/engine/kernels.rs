@@ -114,6 +114,118 @@ pub(super) fn mark_columns<T: Cell>(
     by_width!(64, 128, 256, 512, 1024)
 }
 
+/// How [`lane_marks`] numbers the common values of a mask: a common value without the mask's
+/// lowest bit `b` (which follows from the others: `popcount(v & mask)` is odd), so that the
+/// common values below `2^k` get the keys below `2^(k−1)`. A lane holds `16 · regs` keys; the
+/// common values with a larger key are left out: a heap marked in lanes is *clipped* (exact
+/// only below [`LaneKeys::limit`]) until its row is marked in full.
+#[derive(Debug, Clone)]
+pub(super) struct LaneKeys {
+    mask: u16,
+    /// The bits below `b`.
+    low: u16,
+    /// Registers of 16 keys a lane: one of [`LaneKeys::REGS`].
+    regs: usize,
+    /// Every common value below this has a key below `16 · regs`.
+    limit: u32,
+    /// For each value below 512: its key (any value, common or not, without bit `b`) …
+    key_of: [u8; 512],
+    /// … and 1 where it is common and its key below `16 · regs`, else 0.
+    common: [u8; 512],
+}
+
+impl LaneKeys {
+    /// The register counts [`lane_marks`] is compiled for (1, for tests, clips at 32).
+    pub const REGS: [usize; 5] = [1, 4, 8, 12, 16];
+
+    /// The keys of the mask's common values in `regs` registers (one of [`LaneKeys::REGS`]),
+    /// when the mask's lowest bit is below bit 8 and it fits 16 bits (else `None`).
+    pub(super) fn new(mask: u32, regs: usize) -> Option<LaneKeys> {
+        let b = mask.trailing_zeros();
+        if mask == 0 || b >= 8 || mask > 0xFFFF || !Self::REGS.contains(&regs) {
+            return None;
+        }
+        let low = (1u32 << b) - 1;
+        let key = |v: u32| ((v >> 1) & !low) | (v & low);
+        let keys = 16 * regs as u32;
+        let limit = (0..1 << 16).find(|&v| key(v) >= keys).unwrap_or(1 << 16);
+        let mut lk = LaneKeys {
+            mask: mask as u16,
+            low: low as u16,
+            regs,
+            limit,
+            key_of: [0; 512],
+            common: [0; 512],
+        };
+        for v in 0..512u32 {
+            lk.key_of[v as usize] = key(v) as u8;
+            let common = !crate::classes::is_rare(v, mask);
+            lk.common[v as usize] = u8::from(common && key(v) < keys);
+        }
+        Some(lk)
+    }
+
+    /// Every common value below this is marked by [`lane_marks`].
+    pub(super) fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// Registers of 16 keys a lane.
+    pub(super) fn regs(&self) -> usize {
+        self.regs
+    }
+}
+
+/// Step 1 in vector lanes: for every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row
+/// `k` of `rows` for `k < len` (rows `stride` bytes apart, `width` bytes used), like
+/// [`mark_columns`], but only the common values with a key ([`LaneKeys`]). 32 heaps at a time,
+/// one per 16-bit lane, their marks kept in registers of 16 keys a lane (a subtraction, a shift
+/// and an OR a register per 32 pairs, no store per pair), then ORed into the rows. About three
+/// times faster than a store per pair with 8 registers (Officers' columns, AVX-512 on Zen 4:
+/// 0.13 against 0.43 ns a pair). Returns false, having done nothing, where it cannot run (not
+/// [`Isa::Avx512`], or values wider than 16 bits); the caller marks with [`mark_columns`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn lane_marks<T: Cell>(
+    isa: Isa,
+    rows: &mut [u8],
+    stride: usize,
+    width: usize,
+    vals: &[T],
+    cols: &[(usize, u32)],
+    len: usize,
+    keys: &LaneKeys,
+) -> bool {
+    if isa != Isa::Avx512 || T::BITS > 16 {
+        return false;
+    }
+    if len == 0 || cols.is_empty() {
+        return true;
+    }
+    let used = width.min(512);
+    assert!(used.is_multiple_of(64) && used <= stride && (len - 1) * stride + used <= rows.len());
+    assert!(cols.iter().all(|&(q, _)| q + len <= vals.len()));
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: Isa::Avx512 is only chosen when the processor has it; bounds checked above.
+        unsafe {
+            match keys.regs {
+                1 => avx512::lane_marks::<T, 1>(rows, stride, used, vals, cols, len, keys),
+                4 => avx512::lane_marks::<T, 4>(rows, stride, used, vals, cols, len, keys),
+                8 => avx512::lane_marks::<T, 8>(rows, stride, used, vals, cols, len, keys),
+                12 => avx512::lane_marks::<T, 12>(rows, stride, used, vals, cols, len, keys),
+                _ => avx512::lane_marks::<T, 16>(rows, stride, used, vals, cols, len, keys),
+            }
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rows, stride, vals, keys);
+        false
+    }
+}
+
 /// [`mark_column_scalar`] with rows `STRIDE` bytes apart, eight rows at a time.
 #[inline(always)]
 fn mark_column_fixed<T: Cell, const STRIDE: usize>(
@@ -921,7 +1033,7 @@ mod avx2 {
 /// up to a batch after the last target was met.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{scan_tail, Cell, Targets};
+    use super::{scan_tail, Cell, LaneKeys, Targets};
     use std::arch::x86_64::*;
 
     /// Chunks of 64 pairs between two looks at the hits, once the first few chunks are done.
@@ -1059,6 +1171,94 @@ mod avx512 {
         }
     }
 
+    /// [`super::lane_marks`] (its checks done) with `R` registers of keys: `used` bytes of
+    /// each row, a multiple of 64, at most 512.
+    ///
+    /// # Safety
+    /// The processor must have the extensions of [`super::Isa::Avx512`]; `q + len ≤
+    /// vals.len()` for every column, `(len − 1) · stride + used ≤ rows.len()`, cells of 8 or 16
+    /// bits.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512bitalg")]
+    pub(super) unsafe fn lane_marks<T: Cell, const R: usize>(
+        rows: &mut [u8],
+        stride: usize,
+        used: usize,
+        vals: &[T],
+        cols: &[(usize, u32)],
+        len: usize,
+        keys: &LaneKeys,
+    ) {
+        let one = _mm512_set1_epi16(1);
+        let mask = _mm512_set1_epi16(keys.mask as i16);
+        let low = _mm512_set1_epi16(keys.low as i16);
+        let none = _mm512_set1_epi16(-1);
+        let mut lanes = [[0u16; 32]; 16];
+        for h0 in (0..len).step_by(32) {
+            let n = (len - h0).min(32);
+            let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let mut acc = [_mm512_setzero_si512(); R];
+            for &(q, g) in cols {
+                // SAFETY: q + h0 + n ≤ q + len ≤ vals.len(): the lanes loaded are in bounds.
+                let x = unsafe {
+                    let at = vals.as_ptr().add(q + h0);
+                    if T::BITS == 8 {
+                        _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(live, at as *const i8))
+                    } else {
+                        _mm512_maskz_loadu_epi16(live, at as *const i16)
+                    }
+                };
+                let x = _mm512_xor_si512(x, _mm512_set1_epi16(g as i16));
+                // Common values get their key, the others one that marks nothing.
+                let common =
+                    _mm512_test_epi16_mask(_mm512_popcnt_epi16(_mm512_and_si512(x, mask)), one);
+                // Bits below b from x, the others from x >> 1.
+                let key = _mm512_ternarylogic_epi32(low, x, _mm512_srli_epi16(x, 1), 0xCA);
+                let key = _mm512_mask_mov_epi16(none, common, key);
+                for (w, a) in acc.iter_mut().enumerate() {
+                    // 1 << (key − 16w) in register w; 0 where that is not in 0..16.
+                    let shift = _mm512_sub_epi16(key, _mm512_set1_epi16(16 * w as i16));
+                    *a = _mm512_or_si512(*a, _mm512_sllv_epi16(one, shift));
+                }
+            }
+            for (w, a) in acc.iter().enumerate() {
+                // SAFETY: 64 bytes into a [u16; 32].
+                unsafe { _mm512_storeu_si512(lanes[w].as_mut_ptr() as *mut __m512i, *a) };
+            }
+            for k in 0..n {
+                // Keys 64i .. 64i + 63 of heap h0 + k, a byte each (0xFF where marked).
+                let quarter = |i: usize| {
+                    let word = |w: usize| u64::from(lanes[w][k]) << (16 * (w % 4));
+                    _mm512_movm_epi8((4 * i..4 * i + 4).fold(0, |m, w| m | word(w)))
+                };
+                let (k0, k1) = (quarter(0), quarter(1));
+                let (k2, k3) = if R > 8 {
+                    (quarter(2), quarter(3))
+                } else {
+                    (_mm512_setzero_si512(), _mm512_setzero_si512())
+                };
+                let row = rows[(h0 + k) * stride..].as_mut_ptr();
+                for c in (0..used).step_by(64) {
+                    // SAFETY: c + 64 ≤ 512 bytes of the tables; (h0 + k) · stride + c + 64 ≤
+                    // (len − 1) · stride + used ≤ rows.len().
+                    unsafe {
+                        let idx = _mm512_loadu_si512(keys.key_of.as_ptr().add(c) as *const __m512i);
+                        let cls = _mm512_loadu_si512(keys.common.as_ptr().add(c) as *const __m512i);
+                        let mut hit = _mm512_permutex2var_epi8(k0, idx, k1);
+                        if R > 8 {
+                            // Keys from 128 on: bit 7 of the index.
+                            let upper = _mm512_movepi8_mask(idx);
+                            let high = _mm512_permutex2var_epi8(k2, idx, k3);
+                            hit = _mm512_mask_mov_epi8(hit, upper, high);
+                        }
+                        let hit = _mm512_and_si512(hit, cls);
+                        let at = row.add(c) as *mut __m512i;
+                        _mm512_storeu_si512(at, _mm512_or_si512(_mm512_loadu_si512(at), hit));
+                    }
+                }
+            }
+        }
+    }
+
     /// [`super::scan`] over byte values.
     ///
     /// # Safety
@@ -1147,6 +1347,7 @@ mod avx512 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classes::is_rare;
 
     #[test]
     fn first_open_and_for_each_open() {
@@ -1200,6 +1401,70 @@ mod tests {
                     }
                 }
                 assert_eq!(rows, want, "width {width}, stride {stride}");
+            }
+        }
+    }
+
+    /// Step 1 in lanes marks exactly the common values with a key that the columns reach, on
+    /// top of what the rows held, for byte and 16-bit cells, every register count, chunk
+    /// lengths off the 32 lanes, masks whose lowest bit is 0, 1 or 3.
+    #[test]
+    fn lane_marks_mark_the_common_values_below_their_limit() {
+        if !Isa::available().contains(&Isa::Avx512) {
+            return;
+        }
+        fn run<T: Cell>(next: &mut impl FnMut() -> u64, width: usize, mask: u32, regs: usize) {
+            let keys = LaneKeys::new(mask, regs).expect("a mask lanes take");
+            let key = |v: u32| {
+                let low = (1u32 << mask.trailing_zeros()) - 1;
+                ((v >> 1) & !low) | (v & low)
+            };
+            let top = width.min(1 << T::BITS) as u64;
+            for len in [1usize, 31, 32, 33, 70, 96] {
+                let stride = width + 64;
+                let vals: Vec<T> = (0..300)
+                    .map(|_| T::from_u32((next() % top) as u32))
+                    .collect();
+                let cols: Vec<(usize, u32)> = (0..(next() % 9) as usize)
+                    .map(|_| ((next() % 200) as usize, (next() % top) as u32))
+                    .collect();
+                let start: Vec<u8> = (0..len * stride)
+                    .map(|_| u8::from(next().is_multiple_of(5)))
+                    .collect();
+                let mut rows = start.clone();
+                assert!(lane_marks(
+                    Isa::Avx512,
+                    &mut rows,
+                    stride,
+                    width,
+                    &vals,
+                    &cols,
+                    len,
+                    &keys
+                ));
+                let mut want = start;
+                for &(q, g) in &cols {
+                    for k in 0..len {
+                        let v = vals[q + k].get() ^ g;
+                        if !is_rare(v, mask) && key(v) < 16 * regs as u32 {
+                            want[k * stride + v as usize] = 1;
+                        }
+                    }
+                }
+                assert_eq!(
+                    rows, want,
+                    "width {width} mask {mask:#x} regs {regs} len {len}"
+                );
+                assert!((0..keys.limit()).all(|v| is_rare(v, mask) || key(v) < 16 * regs as u32));
+            }
+        }
+        let mut next = rng(11);
+        for regs in LaneKeys::REGS {
+            for mask in [1u32, 0x1ee, 0xfe, 0x1f8, 0x7] {
+                run::<u8>(&mut next, 256, mask & 0xff, regs);
+                for width in [64, 256, 512] {
+                    run::<u16>(&mut next, width, mask, regs);
+                }
             }
         }
     }

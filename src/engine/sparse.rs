@@ -30,7 +30,8 @@
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
 use super::kernels::{
-    first_open, mark_columns, mark_pairs, scan, small_bit, small_scan, Isa, Targets,
+    first_open, lane_marks, mark_columns, mark_pairs, scan, small_bit, small_scan, Isa, LaneKeys,
+    Targets,
 };
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
@@ -66,6 +67,12 @@ pub struct Sparse {
     /// One byte per value below `width`: 0xFF where the value is common (resp. rare), else 0.
     common: Vec<u8>,
     rare: Vec<u8>,
+    /// The keys of the common values for step 1 in vector lanes, when the mask allows.
+    lane_keys: Option<LaneKeys>,
+    /// Look at the number of lane registers again when the histogram reaches this.
+    lanes_due: u64,
+    /// Registers for step 1 in lanes: `None` for none (a store a pair), `Some(0)` to choose.
+    lane_regs: Option<usize>,
     /// Re-choose the mask when the rare list reaches this length …
     rechoose_at: usize,
     /// … or when the value span outgrows this.
@@ -111,6 +118,10 @@ struct FarScan {
     bound: u32,
     split: usize,
     at: usize,
+    /// Step 1 marked some of the heap's rare pairs in vector lanes, which leave out common
+    /// values from [`Sparse::lane_limit`] on: the row is exact only below it (see
+    /// [`Sparse::unclip`]).
+    clipped: bool,
 }
 
 /// How finishing a block ended.
@@ -128,15 +139,38 @@ impl Sparse {
     }
 
     /// An engine for `rule` whose parallel parts run on `exec`, on the best instruction set of
-    /// the processor. The environment variables `NIMSEQ_ISA` (see [`Isa::detect`]) and
-    /// `NIMSEQ_SMALL=off` (no small mode) ask for less, for comparisons.
+    /// the processor. The environment variables `NIMSEQ_ISA` (see [`Isa::detect`]),
+    /// `NIMSEQ_SMALL=off` (no small mode) and `NIMSEQ_LANES` (`off`, or the registers of
+    /// [`Sparse::with_lane_regs`]) ask for less, for comparisons.
     pub fn with_executor(rule: &Rule, exec: Executor) -> Sparse {
-        let engine = Sparse::with_isa(rule, exec, Isa::detect());
+        let mut engine = Sparse::with_isa(rule, exec, Isa::detect());
         if std::env::var_os("NIMSEQ_SMALL").is_some_and(|v| v == "off") {
-            engine.without_small_mode()
-        } else {
-            engine
+            engine = engine.without_small_mode();
         }
+        match std::env::var("NIMSEQ_LANES").ok().as_deref() {
+            Some("off") => engine.with_lane_regs(None),
+            Some(r) => match r.parse() {
+                Ok(regs) if LaneKeys::REGS.contains(&regs) => engine.with_lane_regs(Some(regs)),
+                _ => engine,
+            },
+            None => engine,
+        }
+    }
+
+    /// The same engine with step 1 in vector lanes on `regs` registers of 16 keys (one of 1, 4,
+    /// 8, 12, 16: every common value below 32, 128, 256, 384, 512 is marked there, the rest of a
+    /// heap's pairs again one by one when its value may lie past them), or with none (`None`:
+    /// a store a pair), instead of the count chosen from the values; for tests and
+    /// measurements. Lanes run only on [`Isa::Avx512`].
+    pub fn with_lane_regs(mut self, regs: Option<usize>) -> Sparse {
+        assert!(
+            regs.is_none_or(|r| LaneKeys::REGS.contains(&r)),
+            "lane registers: one of {:?}",
+            LaneKeys::REGS
+        );
+        self.lane_regs = regs;
+        self.classify();
+        self
     }
 
     /// An engine for `rule` on `exec` whose hot paths run on `isa` (which the processor must
@@ -159,6 +193,9 @@ impl Sparse {
             rare_val: Vec::new(),
             common: Vec::new(),
             rare: Vec::new(),
+            lane_keys: None,
+            lanes_due: 0,
+            lane_regs: Some(0),
             rechoose_at: 64,
             chosen_span: 1,
             rows: Vec::new(),
@@ -236,6 +273,31 @@ impl Sparse {
         let byte = |b: bool| if b { 0xFF } else { 0 };
         self.common = (0..width).map(|v| byte(!is_rare(v, mask))).collect();
         self.rare = (0..width).map(|v| byte(is_rare(v, mask))).collect();
+        self.lane_keys = self.choose_lane_keys();
+    }
+
+    /// The keys for step 1 in vector lanes: the fewest registers (4 to 16) whose keys cover all
+    /// but 1 % of the values so far (a clipped heap whose least open common value lies past them
+    /// is marked again one pair at a time: Officers, 6 % of its values from 256 on, runs faster
+    /// on 12 registers than on 8 or 16; Grundy's game, values below 192, on 8), unless
+    /// [`Sparse::with_lane_regs`] said otherwise.
+    fn choose_lane_keys(&self) -> Option<LaneKeys> {
+        match self.lane_regs? {
+            0 => {}
+            regs => return LaneKeys::new(self.mask, regs),
+        }
+        let from = |limit: u32| -> u64 { self.hist.counts.iter().skip(limit as usize).sum() };
+        let keys = LaneKeys::REGS[1..]
+            .iter()
+            .map(|&regs| LaneKeys::new(self.mask, regs));
+        let mut last = None;
+        for k in keys {
+            match k {
+                Some(k) if 100 * from(k.limit()) <= self.hist.len => return Some(k),
+                k => last = k,
+            }
+        }
+        last
     }
 
     /// Recollects the rare positions below `vals.len()` for the current mask.
@@ -269,6 +331,7 @@ impl Sparse {
         self.chosen_span = self.span();
         self.width = self.span().max(64);
         self.dense = false;
+        self.lanes_due = 0;
         self.classify();
     }
 
@@ -310,6 +373,12 @@ impl Sparse {
         if span > self.width {
             self.width = span;
             changed = true;
+        }
+        // Rows marked in lanes are exact below the limit of the keys they were marked with.
+        if self.hist.len >= self.lanes_due {
+            self.lanes_due = 2 * self.hist.len.max(1 << 12);
+            let regs = |k: Option<&LaneKeys>| k.map(LaneKeys::regs);
+            changed |= regs(self.choose_lane_keys().as_ref()) != regs(self.lane_keys.as_ref());
         }
         if self.rare_pos.len() >= self.rechoose_at || span > self.chosen_span {
             let (mask, count) = self.hist.rare_mask();
@@ -989,11 +1058,14 @@ impl Sparse {
         for (i, row) in rows.chunks_mut(stride).enumerate().take(scans.len()) {
             self.far_singles(&mut row[..width], vals, n0 + i, part);
         }
-        self.far_rare_pairs(rows, scans.len(), vals, n0, part);
+        if part.clear {
+            scans.iter_mut().for_each(|fs| fs.clipped = false);
+        }
+        self.far_rare_pairs(rows, scans, vals, n0, part);
         if part.scan {
             let mut targets = Targets::new(width, self.mask, self.isa);
             for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
-                *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, part.lim);
+                *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, part.lim, *fs);
             }
         }
     }
@@ -1016,18 +1088,21 @@ impl Sparse {
         }
     }
 
-    /// Step 1 for the `count` consecutive heaps `n0..` of `rows`: marks `G(p) ⊕ G(r − p)` for
-    /// every rare position `p < r` whose pair is in `part`. Rare position by rare position, so
-    /// that the partners `r − p` of successive heaps are successive values.
+    /// Step 1 for the consecutive heaps `n0..` of `rows` and `scans`: marks `G(p) ⊕ G(r − p)`
+    /// for every rare position `p < r` whose pair is in `part`. Rare position by rare position,
+    /// so that the partners `r − p` of successive heaps are successive values; the columns that
+    /// cover every heap in vector lanes where the processor allows ([`lane_marks`]: the heaps
+    /// are then clipped).
     #[inline(always)]
     fn far_rare_pairs<T: Cell>(
         &self,
         rows: &mut [u8],
-        count: usize,
+        scans: &mut [FarScan],
         vals: &[T],
         n0: usize,
         part: Part,
     ) {
+        let count = scans.len();
         let stride = self.stride();
         let wmask = self.width - 1;
         debug_assert!(self.rare_pos.last().is_none_or(|&p| p < part.lim));
@@ -1035,10 +1110,9 @@ impl Sparse {
         // later ones with every heap.
         let early = self.rare_pos.partition_point(|&p| p < part.from);
         // Columns that cover every heap of the chunk are marked together.
-        let mut full = Vec::with_capacity(self.rare_pos.len());
+        let mut full = Vec::with_capacity(self.rare_pos.len() * self.moves.leave_two.len());
         for s in &self.moves.leave_two {
             let t = s.take;
-            full.clear();
             for (range, qlo) in [
                 (0..early, part.from.max(1)),
                 (early..self.rare_pos.len(), 1),
@@ -1087,7 +1161,39 @@ impl Sparse {
                     }
                 }
             }
+        }
+        let lanes = self.lane_keys.as_ref().is_some_and(|keys| {
+            lane_marks(self.isa, rows, stride, self.width, vals, &full, count, keys)
+        });
+        if lanes && !full.is_empty() {
+            scans.iter_mut().for_each(|fs| fs.clipped = true);
+        } else {
             mark_columns(self.isa, rows, stride, wmask, vals, &full, count);
+        }
+    }
+
+    /// Below this every common value of a clipped row is marked as in an exact one.
+    fn lane_limit(&self) -> u32 {
+        self.lane_keys.as_ref().map_or(u32::MAX, LaneKeys::limit)
+    }
+
+    /// Marks every rare pair of heap `n` whose other heap lies below `lim` (all that the far
+    /// passes mark, at any value), so that a clipped row is exact again.
+    fn unclip<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
+        let wm = row.len() - 1;
+        for s in &self.moves.leave_two {
+            if s.take + 2 > n {
+                break;
+            }
+            let r = n - s.take;
+            // The other heap r − p in 1..lim.
+            let lo = self.rare_pos.partition_point(|&p| p + lim <= r);
+            let hi = self.rare_pos.partition_point(|&p| p < r);
+            for (&p, &g) in self.rare_pos[lo..hi].iter().zip(&self.rare_val[lo..hi]) {
+                if !(s.unequal && 2 * p == r) {
+                    row[(vals[r - p].get() ^ g) as usize & wm] = 1;
+                }
+            }
         }
     }
 
@@ -1101,13 +1207,21 @@ impl Sparse {
         vals: &[T],
         n: usize,
         lim: usize,
+        marked: FarScan,
     ) -> FarScan {
-        let [c] = first_open::<1>(row, &self.common);
+        let [mut c] = first_open::<1>(row, &self.common);
+        let mut clipped = marked.clipped;
+        if clipped && c >= self.lane_limit() {
+            self.unclip(row, vals, n, lim);
+            clipped = false;
+            [c] = first_open::<1>(row, &self.common);
+        }
         let bound = c.min(self.width as u32);
         let mut fs = FarScan {
             bound,
             split: 0,
             at: 0,
+            clipped,
         };
         targets.set_open(row, &self.rare, bound as usize);
         if targets.need() > 0 {
@@ -1295,7 +1409,11 @@ impl<T: Cell> Finisher<'_, '_, T> {
         mark_three_heap_options(row, m, n, get);
         // The least unmarked common value; past the row, the least common value from `width`
         // on (no option reaches there, and `width` itself, rare, is missing then).
-        let [c] = first_open::<1>(row, &e.common);
+        let [mut c] = first_open::<1>(row, &e.common);
+        if far.clipped && c >= e.lane_limit() {
+            e.unclip(row, view.before, n, lim);
+            [c] = first_open::<1>(row, &e.common);
+        }
         let c = if c == u32::MAX {
             width + first_open::<1>(&vec![0; e.width], &e.common)[0]
         } else {
