@@ -176,6 +176,25 @@ impl LaneKeys {
     }
 }
 
+/// Columns of pair values for [`lane_marks`]: for each rare position `p` of `pos` (value `g`
+/// in `val`), the column `(base − p, g)`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Columns<'a> {
+    pub(super) base: usize,
+    pub(super) pos: &'a [usize],
+    pub(super) val: &'a [u32],
+}
+
+impl Columns<'_> {
+    /// The columns `(q, g)`.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.pos
+            .iter()
+            .zip(self.val)
+            .map(|(&p, &g)| (self.base - p, g))
+    }
+}
+
 /// Step 1 in vector lanes: for every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row
 /// `k` of `rows` for `k < len` (rows `stride` bytes apart, `width` bytes used), like
 /// [`mark_columns`], but only the common values with a key ([`LaneKeys`]). 32 heaps at a time,
@@ -192,7 +211,7 @@ pub(super) fn lane_marks<T: Cell>(
     stride: usize,
     width: usize,
     vals: &[T],
-    cols: &[(usize, u32)],
+    cols: &[Columns<'_>],
     len: usize,
     keys: &LaneKeys,
 ) -> bool {
@@ -204,7 +223,12 @@ pub(super) fn lane_marks<T: Cell>(
     }
     let used = width.min(512);
     assert!(used.is_multiple_of(64) && used <= stride && (len - 1) * stride + used <= rows.len());
-    assert!(cols.iter().all(|&(q, _)| q + len <= vals.len()));
+    assert!(cols.iter().all(|c| {
+        c.pos.len() == c.val.len()
+            && c.pos
+                .iter()
+                .all(|&p| p <= c.base && c.base - p + len <= vals.len())
+    }));
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: Isa::Avx512 is only chosen when the processor has it; bounds checked above.
@@ -1033,7 +1057,7 @@ mod avx2 {
 /// up to a batch after the last target was met.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{scan_tail, Cell, LaneKeys, Targets};
+    use super::{scan_tail, Cell, Columns, LaneKeys, Targets};
     use std::arch::x86_64::*;
 
     /// Chunks of 64 pairs between two looks at the hits, once the first few chunks are done
@@ -1188,7 +1212,7 @@ mod avx512 {
         stride: usize,
         used: usize,
         vals: &[T],
-        cols: &[(usize, u32)],
+        cols: &[Columns<'_>],
         len: usize,
         keys: &LaneKeys,
     ) {
@@ -1201,7 +1225,7 @@ mod avx512 {
             let n = (len - h0).min(32);
             let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
             let mut acc = [_mm512_setzero_si512(); R];
-            for &(q, g) in cols {
+            for (q, g) in cols.iter().flat_map(Columns::iter) {
                 // SAFETY: q + h0 + n ≤ q + len ≤ vals.len(): the lanes loaded are in bounds.
                 let x = unsafe {
                     let at = vals.as_ptr().add(q + h0);
@@ -1429,9 +1453,27 @@ mod tests {
                 let vals: Vec<T> = (0..300)
                     .map(|_| T::from_u32((next() % top) as u32))
                     .collect();
-                let cols: Vec<(usize, u32)> = (0..(next() % 9) as usize)
-                    .map(|_| ((next() % 200) as usize, (next() % top) as u32))
+                // Up to 4 runs of up to 4 columns (base − p, g), p ascending.
+                let (mut pos, mut val) = (Vec::new(), Vec::new());
+                let mut bounds = Vec::new();
+                for _ in 0..next() % 5 {
+                    let base = 60 + (next() % 140) as usize;
+                    let k = 1 + (next() % 4) as usize;
+                    let mut ps: Vec<usize> = (0..k).map(|_| (next() % 60) as usize).collect();
+                    ps.sort_unstable();
+                    bounds.push((base, pos.len(), pos.len() + k));
+                    pos.extend(ps);
+                    val.extend((0..k).map(|_| (next() % top) as u32));
+                }
+                let runs: Vec<Columns<'_>> = bounds
+                    .iter()
+                    .map(|&(base, i, j)| Columns {
+                        base,
+                        pos: &pos[i..j],
+                        val: &val[i..j],
+                    })
                     .collect();
+                let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
                 let start: Vec<u8> = (0..len * stride)
                     .map(|_| u8::from(next().is_multiple_of(5)))
                     .collect();
@@ -1442,7 +1484,7 @@ mod tests {
                     stride,
                     width,
                     &vals,
-                    &cols,
+                    &runs,
                     len,
                     &keys
                 ));

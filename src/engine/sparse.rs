@@ -30,8 +30,8 @@
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
 use super::kernels::{
-    first_open, lane_marks, mark_columns, mark_pairs, scan, small_bit, small_scan, Isa, LaneKeys,
-    Targets,
+    first_open, lane_marks, mark_columns, mark_pairs, scan, small_bit, small_scan, Columns, Isa,
+    LaneKeys, Targets,
 };
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
@@ -1109,34 +1109,55 @@ impl Sparse {
         // Rare positions below `from` pair with heaps from `from` on (the others are marked);
         // later ones with every heap.
         let early = self.rare_pos.partition_point(|&p| p < part.from);
-        // Columns that cover every heap of the chunk are marked together.
-        let mut full = Vec::with_capacity(self.rare_pos.len() * self.moves.leave_two.len());
+        // Runs of columns that cover every heap of the chunk, marked together; the others one
+        // by one here (they lie at the ends of the runs: found by binary search, so that the
+        // cost of a chunk does not grow with the rare positions outside them).
+        let mut full = Vec::new();
         for s in &self.moves.leave_two {
             let t = s.take;
             for (range, qlo) in [
                 (0..early, part.from.max(1)),
                 (early..self.rare_pos.len(), 1),
             ] {
-                // Heap n0 + j leaves r = n0 + j − t; its partner q = r − p must be in qlo..lim.
-                for (&p, &g) in self.rare_pos[range.clone()]
-                    .iter()
-                    .zip(&self.rare_val[range])
-                {
+                // Heap n0 + j leaves r = n0 + j − t; its partner q = r − p must be in qlo..lim:
+                // j0 ≤ j < j1 with j0 = qlo + t + p − n0, j1 = lim + t + p − n0 (within the chunk).
+                let start = range.start;
+                let pos = &self.rare_pos[range];
+                let at = |below: &dyn Fn(usize) -> bool| start + pos.partition_point(|&p| below(p));
+                // Columns with a heap of the chunk: j1 > 0 and j0 < count.
+                let first = at(&|p| p + t + part.lim <= n0);
+                let end = at(&|p| p + t + qlo < n0 + count);
+                // Whole columns: j1 ≥ count and j0 ≤ 0.
+                let whole = at(&|p| p + t + part.lim < n0 + count)..at(&|p| p + t + qlo <= n0);
+                // With unequal parts, heap 2p + t has no pair (p, p): those columns one by one.
+                let skip = if s.unequal && !whole.is_empty() {
+                    let lo = at(&|p| 2 * p + t < n0).clamp(whole.start, whole.end);
+                    lo..at(&|p| 2 * p + t < n0 + count).clamp(lo, whole.end)
+                } else {
+                    whole.end..whole.end
+                };
+                let one_by_one = if whole.is_empty() {
+                    [first..end, end..end, end..end]
+                } else {
+                    for run in [whole.start..skip.start, skip.end..whole.end] {
+                        if !run.is_empty() {
+                            full.push(Columns {
+                                base: n0 - t,
+                                pos: &self.rare_pos[run.clone()],
+                                val: &self.rare_val[run],
+                            });
+                        }
+                    }
+                    [first..whole.start, skip, whole.end..end]
+                };
+                for i in one_by_one.into_iter().flatten() {
+                    let (p, g) = (self.rare_pos[i], self.rare_val[i]);
                     let j0 = (qlo + t + p).saturating_sub(n0);
                     let j1 = (part.lim + t + p).saturating_sub(n0).min(count);
-                    if j0 >= j1 {
-                        if j0 >= count {
-                            // Later rare positions start later still.
-                            break;
-                        }
-                        continue;
-                    }
                     // With unequal parts, leave out r = 2p.
-                    let skip = if s.unequal {
-                        (2 * p + t).checked_sub(n0)
-                    } else {
-                        None
-                    };
+                    let js = (2 * p + t)
+                        .checked_sub(n0)
+                        .filter(|&js| s.unequal && js >= j0 && js < j1);
                     let mut go = |ja: usize, jb: usize| {
                         if ja < jb {
                             let col = [(n0 + ja - t - p, g)];
@@ -1151,13 +1172,12 @@ impl Sparse {
                             );
                         }
                     };
-                    match skip {
-                        Some(js) if js >= j0 && js < j1 => {
+                    match js {
+                        Some(js) => {
                             go(j0, js);
                             go(js + 1, j1);
                         }
-                        _ if j0 == 0 && j1 == count => full.push((n0 - t - p, g)),
-                        _ => go(j0, j1),
+                        None => go(j0, j1),
                     }
                 }
             }
@@ -1168,7 +1188,8 @@ impl Sparse {
         if lanes && !full.is_empty() {
             scans.iter_mut().for_each(|fs| fs.clipped = true);
         } else {
-            mark_columns(self.isa, rows, stride, wmask, vals, &full, count);
+            let cols: Vec<(usize, u32)> = full.iter().flat_map(Columns::iter).collect();
+            mark_columns(self.isa, rows, stride, wmask, vals, &cols, count);
         }
     }
 
