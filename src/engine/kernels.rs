@@ -466,10 +466,16 @@ fn open_bits(row: &[u8; 16], class: &[u8; 16]) -> u32 {
 /// targets' *keys* lets a chunk of 32 pairs be tested with a few byte shuffles: the key is the
 /// value itself below 256, and for values below 512 the value with its highest mask bit taken
 /// out, which tells rare values apart (that bit is the parity of the others); a common value may
-/// share a key with a target, so a hit is always confirmed in the map.
+/// share a key with a target, so a hit is always confirmed in the map. With AVX-512 (values
+/// below 512 in cells of 8 or 16 bits) the 512-bit set of the targets themselves is all there
+/// is: no map, no list (`bits`), the set made from a row with a few vector compares.
 #[derive(Debug, Clone)]
 pub(super) struct Targets<T> {
-    /// `map[v] == 1` while `v` is a target; a power of two long.
+    /// Values are below this power of two.
+    width: usize,
+    /// The set `keys` is the targets, and `map` and `all` are not kept.
+    bits: bool,
+    /// `map[v] == 1` while `v` is a target (empty with `bits`).
     map: Vec<u8>,
     /// The targets as set (some may have been met since).
     all: Vec<T>,
@@ -503,14 +509,17 @@ impl<T: Cell> Targets<T> {
         } else {
             (1u32 << (31 - mask.max(1).leading_zeros())) - 1
         };
+        let bits = isa == Isa::Avx512 && width <= 512 && T::BITS <= 16;
         Targets {
-            map: vec![0; width],
+            width,
+            bits,
+            map: if bits { Vec::new() } else { vec![0; width] },
             all: Vec::new(),
             need: 0,
             list: [T::default(); FEW],
             listed: false,
             low,
-            slots: if width <= 512 {
+            slots: if width <= 512 && !bits {
                 (0..width as u32)
                     .map(|v| {
                         let k = (v & low) | ((v >> 1) & !low);
@@ -534,7 +543,13 @@ impl<T: Cell> Targets<T> {
     /// Whether the key set covers the values (below 512).
     #[inline(always)]
     fn keyed(&self) -> bool {
-        self.map.len() <= 512
+        self.width <= 512
+    }
+
+    /// Whether `v` (below 512) is in the set of `bits`, and where: its byte and bit.
+    #[inline(always)]
+    fn bit_slot(&self, v: usize) -> (usize, u8) {
+        (v >> 3, 1 << (v & 7))
     }
 
     /// Where the key of `v` is in `keys`: the byte and the bit.
@@ -549,6 +564,13 @@ impl<T: Cell> Targets<T> {
     #[inline(always)]
     pub(super) fn set_open(&mut self, row: &[u8], class: &[u8], end: usize) {
         self.clear();
+        #[cfg(target_arch = "x86_64")]
+        if self.bits {
+            // SAFETY: `bits` is only set on Isa::Avx512, which the processor has.
+            self.keys = unsafe { avx512::open_set(row, class, end.min(self.width)) };
+            self.need = self.keys.iter().map(|b| b.count_ones() as usize).sum();
+            return;
+        }
         let (map, all) = (&mut self.map, &mut self.all);
         for_each_open(row, class, end, |v| {
             map[v as usize] = 1;
@@ -564,6 +586,11 @@ impl<T: Cell> Targets<T> {
     }
 
     fn clear(&mut self) {
+        if self.bits {
+            self.need = 0;
+            self.keys = [0; 64];
+            return;
+        }
         for v in self.all.drain(..) {
             self.map[v.get() as usize] = 0;
         }
@@ -580,6 +607,10 @@ impl<T: Cell> Targets<T> {
 
     /// The least target not yet met.
     pub(super) fn least_left(&self) -> Option<u32> {
+        if self.bits {
+            let byte = self.keys.iter().position(|&b| b != 0)?;
+            return Some(8 * byte as u32 + self.keys[byte].trailing_zeros());
+        }
         self.all
             .iter()
             .map(|v| v.get())
@@ -590,7 +621,17 @@ impl<T: Cell> Targets<T> {
     /// If `v` is a target: marks it in `row`, removes it and returns true.
     #[inline(always)]
     pub(super) fn meet(&mut self, v: u32, row: &mut [u8]) -> bool {
-        let i = v as usize & (self.map.len() - 1);
+        let i = v as usize & (self.width - 1);
+        if self.bits {
+            let (byte, bit) = self.bit_slot(i);
+            if self.keys[byte] & bit == 0 {
+                return false;
+            }
+            self.keys[byte] &= !bit;
+            row[i] = 1;
+            self.need -= 1;
+            return true;
+        }
         if self.map[i] == 0 {
             return false;
         }
@@ -1088,17 +1129,15 @@ mod avx512 {
         found: &[T],
         row: &mut [u8],
     ) -> __m512i {
-        // The set is for values below 512 (see `Targets::keyed`).
-        let wmask = tg.map.len() - 1;
+        // The set is for values below 512, and all there is of the targets (`Targets::bits`).
+        debug_assert!(tg.bits);
+        let wmask = tg.width - 1;
         assert!(wmask < 512 && row.len() > wmask);
         let mut set = set;
         for &v in found {
             let v = v.get() as usize & wmask;
-            // SAFETY: v ≤ wmask < map.len(), row.len() (checked above).
-            unsafe {
-                *tg.map.get_unchecked_mut(v) = 0;
-                *row.get_unchecked_mut(v) = 1;
-            }
+            // SAFETY: v ≤ wmask < row.len() (checked above).
+            unsafe { *row.get_unchecked_mut(v) = 1 };
             // Bit v of the 512: bit v & 63 of word v >> 6 (below 8).
             let bit = _mm512_maskz_set1_epi64(1 << (v >> 6), (1u64 << (v & 63)) as i64);
             set = _mm512_andnot_si512(bit, set);
@@ -1197,6 +1236,33 @@ mod avx512 {
                 _mm512_xor_si512(l1, _mm512_permutexvar_epi16(rev, r1)),
             )
         }
+    }
+
+    /// The set (value `v`: bit `v & 7` of byte `v >> 3`) of the values `v < end` with
+    /// `row[v] == 0` and `class[v] != 0`, for rows of at most 512 values, a multiple of 64.
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn open_set(row: &[u8], class: &[u8], end: usize) -> [u8; 64] {
+        let len = row.len().min(512);
+        assert!(len.is_multiple_of(64) && class.len() >= len);
+        let mut set = [0u8; 64];
+        for i in (0..len.min(end.next_multiple_of(64))).step_by(64) {
+            // SAFETY: i + 64 ≤ len ≤ row.len(), class.len().
+            let (r, c) = unsafe {
+                (
+                    _mm512_loadu_si512(row.as_ptr().add(i) as *const __m512i),
+                    _mm512_loadu_si512(class.as_ptr().add(i) as *const __m512i),
+                )
+            };
+            let mut open = _mm512_testn_epi8_mask(r, r) & _mm512_test_epi8_mask(c, c);
+            if end < i + 64 {
+                open &= (1u64 << (end - i)) - 1;
+            }
+            set[i / 8..i / 8 + 8].copy_from_slice(&open.to_le_bytes());
+        }
+        set
     }
 
     /// [`super::lane_marks`] (its checks done) with `R` registers of keys: `used` bytes of
