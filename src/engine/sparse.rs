@@ -1189,8 +1189,16 @@ impl Sparse {
                 }
             }
         }
+        // No other heap of these pairs is a rare position when they all lie above the last.
+        let last = self.rare_pos.last().copied().unwrap_or(0);
+        let all_common = full
+            .iter()
+            .all(|c| c.pos.last().is_none_or(|&p| c.base - p > last));
         let lanes = self.lane_keys.as_ref().is_some_and(|keys| {
-            lane_marks(self.isa, rows, stride, self.width, vals, &full, count, keys)
+            let (width, isa) = (self.width, self.isa);
+            lane_marks(
+                isa, rows, stride, width, vals, &full, count, keys, all_common,
+            )
         });
         if lanes && !full.is_empty() {
             scans.iter_mut().for_each(|fs| fs.clipped = true);
