@@ -434,6 +434,19 @@ pub(super) fn first_open<const K: usize>(row: &[u8], class: &[u8]) -> [u32; K] {
     out
 }
 
+/// The least `v` with `row[v] == 0` and `class[v] != 0` ([`first_open`] for one value), 64 bytes
+/// at a time on [`Isa::Avx512`].
+#[inline(always)]
+pub(super) fn first_open_on(isa: Isa, row: &[u8], class: &[u8]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 {
+        // SAFETY: Isa::Avx512 is only chosen when the processor has it.
+        return unsafe { avx512::first_open(row, class) };
+    }
+    let _ = isa;
+    first_open::<1>(row, class)[0]
+}
+
 /// Calls `f(v)` for every `v < end` with `row[v] == 0` and `class[v] != 0`, ascending.
 #[inline(always)]
 pub(super) fn for_each_open(row: &[u8], class: &[u8], end: usize, mut f: impl FnMut(u32)) {
@@ -1288,6 +1301,33 @@ mod avx512 {
         set
     }
 
+    /// [`super::first_open_on`].
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn first_open(row: &[u8], class: &[u8]) -> u32 {
+        let len = row.len().min(class.len());
+        let mut i = 0;
+        while i + 64 <= len {
+            // SAFETY: i + 64 ≤ len ≤ row.len(), class.len().
+            let (r, c) = unsafe {
+                (
+                    _mm512_loadu_si512(row.as_ptr().add(i) as *const __m512i),
+                    _mm512_loadu_si512(class.as_ptr().add(i) as *const __m512i),
+                )
+            };
+            let open = _mm512_testn_epi8_mask(r, r) & _mm512_test_epi8_mask(c, c);
+            if open != 0 {
+                return (i + open.trailing_zeros() as usize) as u32;
+            }
+            i += 64;
+        }
+        (i..len)
+            .find(|&v| row[v] == 0 && class[v] != 0)
+            .map_or(u32::MAX, |v| v as u32)
+    }
+
     /// [`super::lane_marks`] (its checks done) with `R` registers of keys: `used` bytes of
     /// each row, a multiple of 64, at most 512.
     ///
@@ -1477,11 +1517,33 @@ mod tests {
         row[0] = 1;
         row[6] = 1;
         assert_eq!(first_open::<3>(&row, &class), [3, 9, 12]);
+        for isa in Isa::available() {
+            assert_eq!(first_open_on(isa, &row, &class), 3);
+        }
         let mut seen = Vec::new();
         for_each_open(&row, &class, 20, |v| seen.push(v));
         assert_eq!(seen, [3, 9, 12, 15, 18]);
         let full = vec![1u8; 64];
         assert_eq!(first_open::<2>(&full, &class), [u32::MAX; 2]);
+        // Rows of 64 to 512 values, mostly marked, the first open value anywhere or nowhere.
+        let mut next = rng(5);
+        for round in 0..400 {
+            let width = 64 << (round % 4);
+            let row: Vec<u8> = (0..width)
+                .map(|_| u8::from(!next().is_multiple_of(40)))
+                .collect();
+            let class: Vec<u8> = (0..width)
+                .map(|_| [0, 0xFF][(next() % 2) as usize])
+                .collect();
+            let want = first_open::<1>(&row, &class)[0];
+            for isa in Isa::available() {
+                assert_eq!(
+                    first_open_on(isa, &row, &class),
+                    want,
+                    "{isa:?}, width {width}"
+                );
+            }
+        }
     }
 
     /// A small xorshift generator, so that the tests need no seed files.

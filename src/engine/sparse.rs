@@ -30,8 +30,8 @@
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
 use super::kernels::{
-    first_open, lane_marks, mark_columns, mark_pairs, scan, small_bit, small_scan, Columns, Isa,
-    LaneKeys, Targets,
+    first_open, first_open_on, lane_marks, mark_columns, mark_pairs, scan, small_bit, small_scan,
+    Columns, Isa, LaneKeys, Targets,
 };
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
@@ -1245,12 +1245,12 @@ impl Sparse {
         lim: usize,
         marked: FarScan,
     ) -> FarScan {
-        let [mut c] = first_open::<1>(row, &self.common);
+        let mut c = first_open_on(self.isa, row, &self.common);
         let mut clipped = marked.clipped;
         if clipped && c >= self.lane_limit() {
             self.unclip(row, vals, n, lim);
             clipped = false;
-            [c] = first_open::<1>(row, &self.common);
+            c = first_open_on(self.isa, row, &self.common);
         }
         let bound = c.min(self.width as u32);
         let mut fs = FarScan {
@@ -1445,10 +1445,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
         mark_three_heap_options(row, m, n, get);
         // The least unmarked common value; past the row, the least common value from `width`
         // on (no option reaches there, and `width` itself, rare, is missing then).
-        let [mut c] = first_open::<1>(row, &e.common);
+        let mut c = first_open_on(e.isa, row, &e.common);
         if far.clipped && c >= e.lane_limit() {
             e.unclip(row, view.before, n, lim);
-            [c] = first_open::<1>(row, &e.common);
+            c = first_open_on(e.isa, row, &e.common);
         }
         let c = if c == u32::MAX {
             width + first_open::<1>(&vec![0; e.width], &e.common)[0]
