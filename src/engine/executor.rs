@@ -72,39 +72,28 @@ impl Executor {
         }
     }
 
-    /// Runs `a` and `b`, in parallel when there is a pool; `a` runs on the calling thread.
-    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
-    where
-        A: FnOnce() -> RA + Send,
-        B: FnOnce() -> RB + Send,
-        RA: Send,
-        RB: Send,
-    {
+    /// Runs `main` on the calling thread and `helper` on each other thread of the pool, at once,
+    /// and returns what `main` returns once all have. With no pool, `main` then `helper` on the
+    /// calling thread. Work they share must be taken, not given: a helper may start late, or
+    /// (when the pool is busy) only after `main` is done on its own thread.
+    pub fn with_helpers<R: Send>(
+        &self,
+        main: impl FnOnce() -> R + Send,
+        helper: impl Fn() + Sync,
+    ) -> R {
         match &self.pool {
-            None => (a(), b()),
-            Some(pool) => pool.install(|| rayon::join(a, b)),
-        }
-    }
-
-    /// Calls `f(i, chunk)` for every `chunk_len`-sized chunk of `data` (the last may be shorter),
-    /// spreading chunks over the pool. Must be called from inside [`Executor::join`] or the
-    /// calling thread; chunks are independent.
-    pub fn for_each_chunk<E, F>(&self, data: &mut [E], chunk_len: usize, f: F)
-    where
-        E: Send,
-        F: Fn(usize, &mut [E]) + Send + Sync,
-    {
-        use rayon::prelude::*;
-        let chunk_len = chunk_len.max(1);
-        match &self.pool {
-            None => data
-                .chunks_mut(chunk_len)
-                .enumerate()
-                .for_each(|(i, c)| f(i, c)),
+            None => {
+                let r = main();
+                helper();
+                r
+            }
             Some(pool) => pool.install(|| {
-                data.par_chunks_mut(chunk_len)
-                    .enumerate()
-                    .for_each(|(i, c)| f(i, c))
+                rayon::scope(|s| {
+                    for _ in 1..pool.current_num_threads() {
+                        s.spawn(|_| helper());
+                    }
+                    main()
+                })
             }),
         }
     }
@@ -120,22 +109,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chunks_cover_everything_once() {
+    fn main_and_helpers_take_every_item_once() {
+        use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
         for threads in [1, 2, 3] {
             let ex = Executor::new(threads).unwrap();
             assert_eq!(ex.threads(), threads);
-            let mut data = vec![0u32; 1000];
-            let (_, ()) = ex.join(
-                || 1,
+            let items: Vec<AtomicU32> = (0..1000).map(|_| AtomicU32::new(0)).collect();
+            let (next, helpers) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let take = || {
+                while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    item.fetch_add(1, Ordering::Relaxed);
+                }
+            };
+            let got = ex.with_helpers(
                 || {
-                    ex.for_each_chunk(&mut data, 64, |i, c| {
-                        for (k, x) in c.iter_mut().enumerate() {
-                            *x += (i * 64 + k) as u32;
-                        }
-                    })
+                    take();
+                    7
+                },
+                || {
+                    helpers.fetch_add(1, Ordering::Relaxed);
+                    take();
                 },
             );
-            assert!(data.iter().enumerate().all(|(k, &x)| x == k as u32));
+            assert_eq!(got, 7);
+            assert_eq!(helpers.into_inner(), threads.max(2) - 1);
+            assert!(items.iter().all(|x| x.load(Ordering::Relaxed) == 1));
         }
     }
 }

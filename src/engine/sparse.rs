@@ -18,13 +18,23 @@
 //! the mex `c`, and the rest of the scan — continued where the far scan stopped while `c` is at
 //! most its bound, started again otherwise (the near marks rarely raise `c`).
 //!
-//! **Parallel scheme.** The far work of a block is split into chunks of heaps spread over the
-//! threads; the near work runs on the calling thread. The marks are a pure function of the
-//! values, so the output is the same for any thread count.
+//! **Parallel scheme.** One meeting of the threads a block. The far work is cut into chunks of
+//! heaps that the threads take from a counter: first the chunks of the block (the rare pairs
+//! that reach into the block before, the first scans), then those of the next block (the rare
+//! pairs below this block). The calling thread, once the block's chunks are all taken, finishes
+//! the block's heaps in order, each as soon as its chunk is done, while the others go on with
+//! the next block; then it takes what is left of those ([`Sparse::block`]). The marks are a
+//! pure function of the values, so the output is the same for any thread count.
 //!
-//! **Instruction sets.** The far chunks and the finishing loop are compiled twice, for the
-//! build's baseline and for AVX2 (picked at run time, [`Isa`]); the loops they run are in
-//! [`super::kernels`].
+//! **Step 1 in lanes.** With AVX-512 the rare pairs of columns that cover a whole chunk are
+//! marked 32 heaps at a time, one heap per 16-bit lane, as keys of common values kept in
+//! registers ([`lane_marks`]): no store per pair. Common values past the registers' keys are
+//! left out: such a heap is *clipped*, and marked again pair by pair in the rare case that its
+//! least open common value lies past them ([`Sparse::unclip`]).
+//!
+//! **Instruction sets.** The far chunks and the finishing loop are compiled three times, for
+//! the build's baseline, AVX2 and AVX-512 (picked at run time, [`Isa`]); the loops they run are
+//! in [`super::kernels`].
 //!
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
@@ -37,8 +47,9 @@ use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
 
-/// Heaps per block (fewer when values are large): the threads meet twice a block, so larger
-/// blocks waste less of the second thread; the near work of a block grows with it.
+/// Heaps per block (fewer when values are large): the threads meet once a block, so larger
+/// blocks waste less of the second thread; the near work of a block grows with it (512 and 1024
+/// were no faster on two threads than 256, within the noise).
 const BLOCK: usize = 256;
 
 /// Dense mode is considered from this many heaps on, and looked at again this often.
@@ -458,34 +469,14 @@ impl Sparse {
             let (before, rest) = vals.split_at_mut(pos);
             let mut rows = std::mem::take(&mut self.rows);
             let mut scans = std::mem::take(&mut self.scans);
-            self.far(
-                &mut rows,
-                &mut scans,
-                before,
-                pos..bend,
-                Part::rest(from, pos),
-            );
-            // Finish this block while the next one gets its options below this block.
             let nend = end.min(bend + self.block_len());
             let mut late = Late::default();
-            let this = &*self;
-            let ((outcome, added), ()) = this.exec.join(
-                || {
-                    let mut fin = Finisher {
-                        engine: this,
-                        before,
-                        hist: Histogram::default(),
-                        late: &mut late,
-                        targets: Targets::new(this.width, this.mask, this.isa),
-                        upto: Vec::new(),
-                    };
-                    let outcome = fin.finish(&mut rows, &scans, &mut rest[..bend - pos], pos);
-                    (outcome, fin.hist)
-                },
-                || {
-                    let part = Part::first(pos);
-                    this.far(&mut next_rows, &mut next_scans, before, bend..nend, part);
-                },
+            let (outcome, added) = self.block(
+                (&mut rows, &mut scans, &mut next_rows, &mut next_scans),
+                before,
+                &mut rest[..bend - pos],
+                (from, nend),
+                &mut late,
             );
             merge_hist(&mut self.hist, &added);
             self.rare_pos.extend_from_slice(&late.pos);
@@ -508,6 +499,118 @@ impl Sparse {
             self.covered = pos;
         }
         Ok(())
+    }
+}
+
+/// The mark rows and far scans of a chunk of heaps.
+type Chunk<'r> = (&'r mut [u8], &'r mut [FarScan]);
+
+/// Work of one block handed out to the threads: chunks, each taken by one thread.
+type ChunkWork<'r> = Vec<std::sync::Mutex<Chunk<'r>>>;
+
+/// The chunk behind `m` (a chunk is whole even if a thread panicked holding it).
+fn lock<X>(m: &std::sync::Mutex<X>) -> std::sync::MutexGuard<'_, X> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Sparse {
+    /// One block, heaps `b..b + block.len()` (`b` = `before.len()`), on every thread at once:
+    /// the far work of the block left (`Part::rest(from, b)`: the rare pairs with a heap in
+    /// `from..b`, then the first scans) in chunks, the block finished heap by heap as soon as
+    /// the chunk of each heap is done, and the first far part of the next block (heaps
+    /// `b + block.len() .. nend`, rows `next_rows`: `Part::first(b)`) in chunks. Each thread
+    /// takes chunks of the block first, then the calling one finishes it while the others go
+    /// on to the next block's chunks, and it joins them when done: no thread waits for another
+    /// but at the end of the block (one meeting a block, where there were two). Returns how
+    /// finishing ended and the histogram of the values found.
+    fn block<T: Cell>(
+        &self,
+        (rows, scans, next_rows, next_scans): (
+            &mut Vec<u8>,
+            &mut Vec<FarScan>,
+            &mut Vec<u8>,
+            &mut Vec<FarScan>,
+        ),
+        before: &[T],
+        block: &mut [T],
+        (from, nend): (usize, usize),
+        late: &mut Late,
+    ) -> (Result<Finished, Overflow>, Histogram) {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        let b = before.len();
+        let bend = b + block.len();
+        let (per, this_work) = self.chunks(rows, scans, block.len());
+        let (next_per, next_work) = self.chunks(next_rows, next_scans, nend - bend);
+        let this_work: ChunkWork<'_> = this_work.into_iter().map(Mutex::new).collect();
+        let next_work: ChunkWork<'_> = next_work.into_iter().map(Mutex::new).collect();
+        let done: Vec<AtomicBool> = this_work.iter().map(|_| AtomicBool::new(false)).collect();
+        let (taken, next_taken) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        // The block's chunks, then (`next`) those of the next block, while any are left.
+        let take = |next: bool| loop {
+            let (work, taken, n0, per, part) = if next {
+                (&next_work, &next_taken, bend, next_per, Part::first(b))
+            } else {
+                (&this_work, &taken, b, per, Part::rest(from, b))
+            };
+            let i = taken.fetch_add(1, Ordering::Relaxed);
+            let Some(w) = work.get(i) else { break };
+            let (rows, scans) = &mut *lock(w);
+            self.far_chunk(rows, scans, before, n0 + i * per, part);
+            if !next {
+                done[i].store(true, Ordering::Release);
+            }
+        };
+        let helper = || {
+            take(false);
+            take(true);
+        };
+        let finish = || {
+            take(false);
+            let mut fin = Finisher {
+                engine: self,
+                before,
+                hist: Histogram::default(),
+                late,
+                targets: Targets::new(self.width, self.mask, self.isa),
+                upto: Vec::new(),
+            };
+            let mut outcome = Ok(Finished::Done);
+            for (i, w) in this_work.iter().enumerate() {
+                while !done[i].load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+                let (rows, scans) = &mut *lock(w);
+                outcome = fin.finish(rows, scans, block, b, i * per);
+                if !matches!(outcome, Ok(Finished::Done)) {
+                    break;
+                }
+            }
+            take(true);
+            (outcome, fin.hist)
+        };
+        self.exec.with_helpers(finish, helper)
+    }
+
+    /// `rows` and `scans` for `count` heaps (grown as needed), cut into chunks of heaps for the
+    /// threads: the heaps per chunk, and the chunks.
+    fn chunks<'r>(
+        &self,
+        rows: &'r mut Vec<u8>,
+        scans: &'r mut Vec<FarScan>,
+        count: usize,
+    ) -> (usize, Vec<Chunk<'r>>) {
+        let stride = self.stride();
+        if rows.len() < count * stride {
+            rows.resize(count * stride, 0);
+        }
+        scans.resize(count, FarScan::default());
+        let per_chunk = self.chunk_len(count);
+        let work = rows[..count * stride]
+            .chunks_mut(per_chunk * stride)
+            .zip(scans.chunks_mut(per_chunk))
+            .collect();
+        (per_chunk, work)
     }
 }
 
@@ -964,44 +1067,20 @@ fn mark_rare_pairs_view<T: Cell>(
 }
 
 impl Sparse {
-    /// Far work of the heaps `heaps` into `rows` (one row of `stride` bytes per heap) and
-    /// `scans`: the options of `part` (for splits in two only those with a rare position among
-    /// their heaps, all below `part.lim` ≤ `vals.len()`), then, in the last part, a first scan of
-    /// the pairs below `part.lim`. Chunks of heaps are spread over the threads.
-    fn far<T: Cell>(
-        &self,
-        rows: &mut Vec<u8>,
-        scans: &mut Vec<FarScan>,
-        vals: &[T],
-        heaps: std::ops::Range<usize>,
-        part: Part,
-    ) {
-        let stride = self.stride();
-        let count = heaps.len();
-        if rows.len() < count * stride {
-            rows.resize(count * stride, 0);
-        }
-        scans.resize(count, FarScan::default());
-        // Whole lane groups of 32 heaps per chunk; on several threads four chunks per thread:
-        // a phase ends when its last chunk does, and the scans of heaps vary from 2^9 to 2^14
-        // pairs (Officers 2^21 on two threads: 1.53-1.57 s with two chunks of 64 heaps per
-        // thread, 1.35-1.40 s with four of 32; 16 heaps fill half a lane register). On one
-        // thread two chunks a block: each chunk has its own columns that cover only part of
-        // it, marked one by one (one thread, four chunks: 2.46-2.55 s against 2.33-2.38).
+    /// Heaps per chunk of far work for a block of `count` heaps: whole lane groups of 32 heaps
+    /// (16 heaps fill half a lane register); on several threads four chunks per thread, so that
+    /// the threads run out of work at about the same time (the scans of heaps vary from 2^9 to
+    /// 2^14 pairs: Officers 2^21 on two threads 1.53-1.57 s with two chunks of 64 heaps per
+    /// thread, 1.35-1.40 s with four of 32); on one thread two chunks a block (each chunk has
+    /// its own columns that cover only part of it, marked one by one: four chunks 2.46-2.55 s
+    /// against 2.33-2.38). At most about what the first-level cache holds of mark rows.
+    fn chunk_len(&self, count: usize) -> usize {
         let threads = self.exec.threads();
         let per_thread = if threads == 1 { 2 } else { 4 };
-        let per_chunk = (CHUNK_BYTES / stride)
+        (CHUNK_BYTES / self.stride())
             .min(count.div_ceil(per_thread * threads))
             .max(1)
-            .next_multiple_of(32);
-        let mut work: Vec<(&mut [u8], &mut [FarScan])> = rows[..count * stride]
-            .chunks_mut(per_chunk * stride)
-            .zip(scans.chunks_mut(per_chunk))
-            .collect();
-        self.exec.for_each_chunk(&mut work, 1, |ci, w| {
-            let (rows, scans) = &mut w[0];
-            self.far_chunk(rows, scans, vals, heaps.start + ci * per_chunk, part);
-        });
+            .next_multiple_of(32)
     }
 
     /// Far work of the heaps `n0..n0 + scans.len()`, on the instruction set of the engine.
@@ -1311,24 +1390,26 @@ struct Finisher<'a, 'l, T> {
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
-    /// Finishes the heaps `b..b + block.len()` (`b` = `before.len()`), on the instruction set
-    /// of the engine.
+    /// Finishes the heaps `b + j0 ..` of the block `block` (heaps `b..`, `b` = `before.len()`),
+    /// one for each of `scans`, whose rows are `rows`; the heaps of the block before `b + j0`
+    /// are finished. On the instruction set of the engine.
     fn finish(
         &mut self,
         rows: &mut [u8],
         scans: &[FarScan],
         block: &mut [T],
         b: usize,
+        j0: usize,
     ) -> Result<Finished, Overflow> {
         // SAFETY (both calls): the engine is only built with an instruction set the processor
         // has (checked in `Sparse::with_isa`).
         #[cfg(target_arch = "x86_64")]
         match self.engine.isa {
-            Isa::Avx512 => return unsafe { self.finish_avx512(rows, scans, block, b) },
-            Isa::Avx2 => return unsafe { self.finish_avx2(rows, scans, block, b) },
+            Isa::Avx512 => return unsafe { self.finish_avx512(rows, scans, block, b, j0) },
+            Isa::Avx2 => return unsafe { self.finish_avx2(rows, scans, block, b, j0) },
             Isa::Portable => {}
         }
-        self.finish_impl(rows, scans, block, b)
+        self.finish_impl(rows, scans, block, b, j0)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1340,8 +1421,9 @@ impl<T: Cell> Finisher<'_, '_, T> {
         scans: &[FarScan],
         block: &mut [T],
         b: usize,
+        j0: usize,
     ) -> Result<Finished, Overflow> {
-        self.finish_impl(rows, scans, block, b)
+        self.finish_impl(rows, scans, block, b, j0)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1352,8 +1434,9 @@ impl<T: Cell> Finisher<'_, '_, T> {
         scans: &[FarScan],
         block: &mut [T],
         b: usize,
+        j0: usize,
     ) -> Result<Finished, Overflow> {
-        self.finish_impl(rows, scans, block, b)
+        self.finish_impl(rows, scans, block, b, j0)
     }
 
     #[inline(always)]
@@ -1363,25 +1446,29 @@ impl<T: Cell> Finisher<'_, '_, T> {
         scans: &[FarScan],
         block: &mut [T],
         b: usize,
+        j0: usize,
     ) -> Result<Finished, Overflow> {
         let e = self.engine;
         let (width, stride) = (e.width, e.stride());
-        self.upto.clear();
-        let mut count = 0;
-        for d in 0..block.len() {
-            while count < e.rare_pos.len() && e.rare_pos[count] <= d {
-                count += 1;
+        if self.upto.len() != block.len() {
+            self.upto.clear();
+            let mut count = 0;
+            for d in 0..block.len() {
+                while count < e.rare_pos.len() && e.rare_pos[count] <= d {
+                    count += 1;
+                }
+                self.upto.push(count as u32);
             }
-            self.upto.push(count as u32);
         }
-        for j in 0..block.len() {
+        for (i, &far) in scans.iter().enumerate() {
+            let j = j0 + i;
             let n = b + j;
-            let row = &mut rows[j * stride..j * stride + width];
+            let row = &mut rows[i * stride..i * stride + width];
             let view = View {
                 before: self.before,
                 recent: &block[..j],
             };
-            let g = self.value(row, scans[j], &view, n);
+            let g = self.value(row, far, &view, n);
             if g > T::MAX {
                 return Err(Overflow { at: n, value: g });
             }
