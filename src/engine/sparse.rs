@@ -546,6 +546,17 @@ impl Sparse {
         let next_work: ChunkWork<'_> = next_work.into_iter().map(Mutex::new).collect();
         let done: Vec<AtomicBool> = this_work.iter().map(|_| AtomicBool::new(false)).collect();
         let (taken, next_taken) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        // Set if a thread panicked in a chunk of the block, so that the finisher does not wait
+        // for it forever (the panic itself reaches the caller when the threads are joined).
+        let failed = AtomicBool::new(false);
+        struct OnPanic<'f>(&'f AtomicBool);
+        impl Drop for OnPanic<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.store(true, Ordering::Release);
+                }
+            }
+        }
         // The block's chunks, then (`next`) those of the next block, while any are left.
         let take = |next: bool| loop {
             let (work, taken, n0, per, part) = if next {
@@ -556,6 +567,7 @@ impl Sparse {
             let i = taken.fetch_add(1, Ordering::Relaxed);
             let Some(w) = work.get(i) else { break };
             let (rows, scans) = &mut *lock(w);
+            let _failing = OnPanic(&failed);
             self.far_chunk(rows, scans, before, n0 + i * per, part);
             if !next {
                 done[i].store(true, Ordering::Release);
@@ -577,8 +589,17 @@ impl Sparse {
             };
             let mut outcome = Ok(Finished::Done);
             for (i, w) in this_work.iter().enumerate() {
+                // The chunk is being done by another thread: wait, yielding the core now and
+                // then (the other thread may need it).
+                let mut spins = 0u32;
                 while !done[i].load(Ordering::Acquire) {
-                    std::hint::spin_loop();
+                    assert!(!failed.load(Ordering::Acquire), "a far chunk failed");
+                    spins += 1;
+                    if spins.is_multiple_of(1024) {
+                        std::thread::yield_now();
+                    } else {
+                        std::hint::spin_loop();
+                    }
                 }
                 let (rows, scans) = &mut *lock(w);
                 outcome = fin.finish(rows, scans, block, b, i * per);
