@@ -359,6 +359,66 @@ pub(super) fn small_bit<const WIDE: bool>(v: u32, limit: u32) -> u64 {
     }
 }
 
+/// Small mode's pairs of a heap with the rare positions `p` below 64, as lanes: `idx[i]` =
+/// 64 − p and `g[i]` = G(p) for the first `count` of them (for [`near_small_marks`]).
+#[derive(Debug, Clone)]
+pub(super) struct NearLanes {
+    idx: [u8; 64],
+    g: [u8; 64],
+    count: usize,
+}
+
+impl NearLanes {
+    /// The lanes of the rare positions `pos` (values `val`), if they are all below 64 with
+    /// values below 256.
+    pub(super) fn new(pos: &[usize], val: &[u32]) -> Option<NearLanes> {
+        if pos.len() > 64
+            || pos.iter().any(|&p| !(1..64).contains(&p))
+            || val.iter().any(|&g| g > 255)
+        {
+            return None;
+        }
+        let mut lanes = NearLanes {
+            idx: [0; 64],
+            g: [0; 64],
+            count: pos.len(),
+        };
+        for (i, (&p, &g)) in pos.iter().zip(val).enumerate() {
+            lanes.idx[i] = (64 - p) as u8;
+            lanes.g[i] = g as u8;
+        }
+        Some(lanes)
+    }
+
+    /// Rare positions in the lanes.
+    pub(super) fn len(&self) -> usize {
+        self.count
+    }
+}
+
+/// The mark word of the pairs `(p, r − p)` of `lanes` ([`small_bit`] of `G(p) ⊕ G(r − p)`, 0 for
+/// values from `limit` on), all 64 at once on [`Isa::Avx512`] with byte cells: the other heaps
+/// are bytes of the 64 values below `r`, picked with one byte permutation. `None` where it
+/// cannot run (another instruction set or cell width, or `r < 64`); the caller marks them one
+/// by one.
+#[inline(always)]
+pub(super) fn near_small_marks<T: Cell>(
+    isa: Isa,
+    vals: &[T],
+    r: usize,
+    lanes: &NearLanes,
+    limit: u32,
+) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 && r >= 64 && limit <= 64 {
+        let window = &cast::<T, u8>(vals)?[r - 64..r];
+        // SAFETY: Isa::Avx512 is only chosen when the processor has it; the window holds 64.
+        return Some(unsafe { avx512::near_marks(window, lanes, limit) });
+    }
+    let _ = (isa, vals, r, lanes, limit);
+    None
+}
+
 /// Marks `left[a] ^ right[rr − a]` in `row` (values masked by `row.len() − 1`, a power of two)
 /// for every `a` in `lo..hi`. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and `rr − lo < right.len()`.
 #[inline(always)]
@@ -1134,7 +1194,7 @@ mod avx2 {
 /// up to a batch after the last target was met.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{scan_tail, Cell, Columns, LaneKeys, Targets};
+    use super::{scan_tail, Cell, Columns, LaneKeys, NearLanes, Targets};
     use std::arch::x86_64::*;
 
     /// Chunks of 64 pairs between two looks at the hits, once the first few chunks are done
@@ -1299,6 +1359,42 @@ mod avx512 {
             set[i / 8..i / 8 + 8].copy_from_slice(&open.to_le_bytes());
         }
         set
+    }
+
+    /// [`super::near_small_marks`] on the 64 values below `r` (`window`).
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F, BW and VBMI; `window` holds 64 values.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn near_marks(window: &[u8], lanes: &NearLanes, limit: u32) -> u64 {
+        assert!(window.len() >= 64 && lanes.count <= 64 && limit <= 64);
+        // SAFETY: 64 bytes of the window and of each 64-byte table.
+        let x = unsafe {
+            let w = _mm512_loadu_si512(window.as_ptr() as *const __m512i);
+            let idx = _mm512_loadu_si512(lanes.idx.as_ptr() as *const __m512i);
+            let g = _mm512_loadu_si512(lanes.g.as_ptr() as *const __m512i);
+            _mm512_xor_si512(_mm512_permutexvar_epi8(idx, w), g)
+        };
+        // Lanes past the pairs, and values from the limit on, shift a bit out of the word.
+        let live = if lanes.count == 64 {
+            u64::MAX
+        } else {
+            (1u64 << lanes.count) - 1
+        };
+        let keep = live & _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(limit as i8));
+        let x = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), keep, x);
+        let mut bytes = [0u8; 64];
+        // SAFETY: 64 bytes into a [u8; 64].
+        unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, x) };
+        let one = _mm512_set1_epi64(1);
+        let mut acc = _mm512_setzero_si512();
+        for eight in bytes.chunks_exact(8).take(lanes.count.div_ceil(8)) {
+            let v = _mm512_cvtepu8_epi64(_mm_set1_epi64x(i64::from_le_bytes(
+                eight.try_into().expect("8 bytes"),
+            )));
+            acc = _mm512_or_si512(acc, _mm512_sllv_epi64(one, v));
+        }
+        _mm512_reduce_or_epi64(acc) as u64
     }
 
     /// [`super::first_open_on`].
@@ -1682,6 +1778,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Small mode's near pairs in lanes give the word of the pairs one by one, for limits
+    /// below 64 (values past them mark nothing) and any number of rare positions below 64.
+    #[test]
+    fn near_small_marks_as_one_by_one() {
+        let mut next = rng(3);
+        for round in 0..300 {
+            let limit = [64u32, 16, 40][round % 3];
+            let vals: Vec<u8> = (0..300).map(|_| (next() % 80) as u8).collect();
+            let mut pos: Vec<usize> = (0..next() % 20)
+                .map(|_| 1 + (next() % 63) as usize)
+                .collect();
+            pos.sort_unstable();
+            pos.dedup();
+            let val: Vec<u32> = pos.iter().map(|_| (next() % 70) as u32).collect();
+            let lanes = NearLanes::new(&pos, &val).expect("positions below 64");
+            let r = 64 + (next() % 236) as usize;
+            let want = pos
+                .iter()
+                .zip(&val)
+                .map(|(&p, &g)| small_bit::<true>(g ^ u32::from(vals[r - p]), limit))
+                .fold(0, |m, b| m | b);
+            for isa in Isa::available() {
+                if let Some(got) = near_small_marks(isa, &vals, r, &lanes, limit) {
+                    assert_eq!(got, want, "{isa:?}, limit {limit}, r {r}, {pos:?}");
+                }
+            }
+        }
+        assert!(NearLanes::new(&[64], &[1]).is_none());
+        assert!(NearLanes::new(&[3], &[256]).is_none());
     }
 
     /// What a scan did: where it stopped (`None` when there was nothing to look for), the row

@@ -40,8 +40,8 @@
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
 use super::kernels::{
-    first_open, first_open_on, lane_marks, mark_columns, mark_pairs, scan, small_bit, small_scan,
-    Columns, Isa, LaneKeys, Targets,
+    first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
+    small_bit, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
 };
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
@@ -786,10 +786,17 @@ impl Sparse {
         // those with index below `lo` and from `hi` on, of the first `q` (those below what the
         // split leaves of the heap).
         let mut near = vec![(0usize, 0usize, 0usize); splits];
+        // The pairs of the first `lo` rare positions of each split, as vector lanes.
+        let mut lanes: Vec<Option<NearLanes>> = vec![None; splits];
         let mut b = start;
         while b < end {
             let len = SMALL_BLOCK.min(end - b);
             self.small_far::<T, WIDE>(&mut far[..len], vals, b, &mut near);
+            for ((lo, _, _), l) in near.iter().zip(&mut lanes) {
+                if l.as_ref().is_none_or(|l| l.len() != *lo) {
+                    *l = NearLanes::new(&self.rare_pos[..*lo], &self.rare_val[..*lo]);
+                }
+            }
             for (j, &far_marks) in far[..len].iter().enumerate() {
                 let n = b + j;
                 for ((_, _, q), s) in near.iter_mut().zip(&self.moves.leave_two) {
@@ -798,8 +805,8 @@ impl Sparse {
                         *q += 1;
                     }
                 }
-                let Some(g) = self.small_value::<T, WIDE>(&vals[..n], n, common, far_marks, &near)
-                else {
+                let heap = (n, common, far_marks);
+                let Some(g) = self.small_value::<T, WIDE>(&vals[..n], heap, &near, &lanes) else {
                     return n;
                 };
                 vals[n] = T::from_u32(g);
@@ -865,10 +872,9 @@ impl Sparse {
     fn small_value<T: Cell, const WIDE: bool>(
         &self,
         vals: &[T],
-        n: usize,
-        common: u64,
-        far: u64,
+        (n, common, far): (usize, u64, u64),
         near: &[(usize, usize, usize)],
+        lanes: &[Option<NearLanes>],
     ) -> Option<u32> {
         let m = &self.moves;
         let limit = self.small_limit;
@@ -883,10 +889,19 @@ impl Sparse {
                 .zip(near)
                 .take_while(|(s, _)| s.take + 2 <= n)
         };
-        for (s, &(lo, hi, q)) in splits() {
+        for ((s, &(lo, hi, q)), lanes) in splits().zip(lanes) {
             let r = n - s.take;
+            // The first lo at once, where they all lie below r (and with unequal parts none is
+            // r / 2: r ≥ 128).
+            let mut first = 0..lo.min(q);
+            if let Some(l) = lanes.as_ref().filter(|_| q >= lo && r >= 128) {
+                if let Some(x) = near_small_marks(self.isa, vals, r, l, self.small_limit) {
+                    marks |= x;
+                    first = 0..0;
+                }
+            }
             // The far ones all lie below r (q ≥ hi), unless there are none (lo = hi).
-            for range in [0..lo.min(q), hi.min(q)..q] {
+            for range in [first, hi.min(q)..q] {
                 let pairs = self.rare_pos[range.clone()]
                     .iter()
                     .zip(&self.rare_val[range]);
