@@ -1,11 +1,13 @@
 //! The inner loops of the sparse engine: marking a column of pair values, finding the least
 //! unmarked values of a class, and scanning pairs of heaps for a set of target values.
 //!
-//! They are plain generic Rust over fixed-size chunks, written so that the compiler turns them
-//! into vector code. The engine compiles its hot paths twice — for the build's baseline and, when
-//! the processor has it, for AVX2 (see [`Isa`]) — and every loop here is `#[inline(always)]` so
-//! that it takes the instruction set of its caller. What they compute never depends on which
-//! instruction set runs them.
+//! Most are plain generic Rust over fixed-size chunks, written so that the compiler turns them
+//! into vector code. The engine compiles its hot paths three times — for the build's baseline
+//! and, when the processor has them, for AVX2 and AVX-512 (see [`Isa`]) — and every loop here is
+//! `#[inline(always)]` so that it takes the instruction set of its caller. A few are written
+//! with intrinsics for one instruction set (`mod avx2`, `mod avx512`: the scans, step 1 in
+//! lanes, small mode's near pairs, the targets' set), each tested against the portable loop or
+//! the definition. What they compute never depends on which instruction set runs them.
 
 use super::Cell;
 
