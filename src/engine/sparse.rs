@@ -1328,6 +1328,26 @@ impl Sparse {
         self.lane_keys.as_ref().map_or(u32::MAX, LaneKeys::limit)
     }
 
+    /// The least unmarked common value of heap `n`'s row (`u32::MAX` if none), and whether the
+    /// row is still clipped: a clipped row whose least open value lies at or past the lane
+    /// limit is first made exact ([`Sparse::unclip`], other heaps below `lim`).
+    fn least_open<T: Cell>(
+        &self,
+        row: &mut [u8],
+        vals: &[T],
+        n: usize,
+        lim: usize,
+        clipped: bool,
+    ) -> (u32, bool) {
+        let c = first_open_on(self.isa, row, &self.common);
+        if clipped && c >= self.lane_limit() {
+            self.unclip(row, vals, n, lim);
+            (first_open_on(self.isa, row, &self.common), false)
+        } else {
+            (c, clipped)
+        }
+    }
+
     /// Marks every rare pair of heap `n` whose other heap lies below `lim` (all that the far
     /// passes mark, at any value), so that a clipped row is exact again.
     fn unclip<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, lim: usize) {
@@ -1360,13 +1380,7 @@ impl Sparse {
         lim: usize,
         marked: FarScan,
     ) -> FarScan {
-        let mut c = first_open_on(self.isa, row, &self.common);
-        let mut clipped = marked.clipped;
-        if clipped && c >= self.lane_limit() {
-            self.unclip(row, vals, n, lim);
-            clipped = false;
-            c = first_open_on(self.isa, row, &self.common);
-        }
+        let (c, clipped) = self.least_open(row, vals, n, lim, marked.clipped);
         let bound = c.min(self.width as u32);
         let mut fs = FarScan {
             bound,
@@ -1568,11 +1582,7 @@ impl<T: Cell> Finisher<'_, '_, T> {
         mark_three_heap_options(row, m, n, get);
         // The least unmarked common value; past the row, the least common value from `width`
         // on (no option reaches there, and `width` itself, rare, is missing then).
-        let mut c = first_open_on(e.isa, row, &e.common);
-        if far.clipped && c >= e.lane_limit() {
-            e.unclip(row, view.before, n, lim);
-            c = first_open_on(e.isa, row, &e.common);
-        }
+        let (c, _) = e.least_open(row, view.before, n, lim, far.clipped);
         let c = if c == u32::MAX {
             width + first_open::<1>(&vec![0; e.width], &e.common)[0]
         } else {
