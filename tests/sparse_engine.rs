@@ -404,3 +404,41 @@ fn small_mode_from_every_early_start() {
         }
     }
 }
+
+/// The scan on byte keys (AVX-512, 16-bit cells, values below 512: Officers from heap 18,855
+/// on; its last rare position is 20,627) gives the values of the scan on the cells, with keys
+/// kept for few heaps (so that scans run past them on the cells and the right side's buffer
+/// moves often) or as many as by default, on one and two threads.
+#[test]
+fn officers_scan_on_keys_as_on_cells() {
+    if !Isa::available().contains(&Isa::Avx512) {
+        eprintln!("no AVX-512 here: the scan has no keys");
+        return;
+    }
+    let rule = Rule::parse("officers").unwrap();
+    let n = 120_000;
+    let run = |threads: usize, cap: Option<usize>| {
+        let exec = Executor::new(threads).unwrap();
+        let mut engine = Sparse::with_isa(&rule, exec, Isa::Avx512).with_scan_keys(cap);
+        let mut values = Values::default();
+        extend(&mut engine, &mut values, n, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let keyed = engine.state().scan_keys;
+        (values.to_u32s(), keyed)
+    };
+    let (want, none) = run(1, None);
+    assert_eq!(none, 0);
+    assert!(want[18_855] >= 256, "values reach 9 bits");
+    for (threads, cap) in [(1, 64), (1, 5000), (2, 1 << 20), (2, 300)] {
+        let (got, keyed) = run(threads, Some(cap));
+        assert!(keyed > 100_000, "keys for {keyed} heaps only");
+        if let Some(h) = (0..n).find(|&h| got[h] != want[h]) {
+            panic!(
+                "keys for {cap} heaps, {threads} threads: G({h}) = {} but {} on the cells",
+                got[h], want[h]
+            );
+        }
+    }
+}

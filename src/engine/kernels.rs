@@ -9,6 +9,7 @@
 //! lanes, small mode's near pairs, the targets' set), each tested against the portable loop or
 //! the definition. What they compute never depends on which instruction set runs them.
 
+use super::scan_keys::ScanKeys;
 use super::Cell;
 
 /// The instruction set the engine's hot paths run on.
@@ -907,6 +908,42 @@ fn scan_tail<T: Cell>(
     None
 }
 
+/// [`scan`] over the whole chunks of 64 pairs `(a, r − a)`, `a` in `lo..end`, on the byte keys
+/// of the values ([`ScanKeys`]; `end` from [`ScanKeys::chunks_end`], so that no heap `r − a` is
+/// a rare position): a heap `a` that is a rare position is left out (its pair's value is
+/// common), every other pair's key is looked up among the keys of the targets. `Ok(b)` once
+/// every target is met, as [`scan`] returns it; `Err(end)` when the chunks ran out first.
+/// Only on [`Isa::Avx512`] with 16-bit cells and the targets' 512-bit set (see [`Targets`]):
+/// elsewhere it does nothing and returns `Err(lo)`.
+#[inline(always)]
+pub(super) fn scan_keys<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    keys: &ScanKeys,
+    r: usize,
+    lo: usize,
+    end: usize,
+) -> Result<usize, usize> {
+    debug_assert!(tg.need > 0);
+    #[cfg(target_arch = "x86_64")]
+    if tg.bits && tg.isa == Isa::Avx512 && end > lo {
+        if let Some(t) = cast_mut::<T, u16>(tg) {
+            assert!(
+                (end - lo).is_multiple_of(64)
+                    && lo >= 1
+                    && keys.chunks_end(r, lo, end, 0) == end
+                    && row.len() >= 512
+                    && t.width == 512
+            );
+            // SAFETY: Isa::Avx512 is only chosen when the processor has it; the chunks lie
+            // within the keys (checked above: the right side's rare positions are the
+            // caller's matter, not a bound).
+            return unsafe { avx512::scan_keys(row, t, keys, r, lo, end) };
+        }
+    }
+    Err(lo)
+}
+
 /// `s` as a slice of `U` when `T` is `U`.
 #[inline(always)]
 fn cast<T: Cell, U: Cell>(s: &[T]) -> Option<&[U]> {
@@ -1196,7 +1233,7 @@ mod avx2 {
 /// up to a batch after the last target was met.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{scan_tail, Cell, Columns, LaneKeys, NearLanes, Targets};
+    use super::{scan_tail, Cell, Columns, LaneKeys, NearLanes, ScanKeys, Targets};
     use std::arch::x86_64::*;
 
     /// Chunks of 64 pairs between two looks at the hits, once the first few chunks are done
@@ -1290,6 +1327,110 @@ mod avx512 {
             $tg.found = $found;
             scan_tail($row, $tg, $left, $right, $rr, a, $hi)
         }};
+    }
+
+    /// [`super::scan_keys`] (its checks done).
+    ///
+    /// # Safety
+    /// The processor must have the extensions of [`super::Isa::Avx512`]; the chunks must be
+    /// within the keys (`keys.chunks_end(r, lo, end, _) == end`), the row at least 512 long.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt")]
+    pub(super) unsafe fn scan_keys(
+        row: &mut [u8],
+        tg: &mut Targets<u16>,
+        keys: &ScanKeys,
+        r: usize,
+        lo: usize,
+        end: usize,
+    ) -> Result<usize, usize> {
+        debug_assert!(tg.bits && row.len() >= 512);
+        let (left, left_rare, right, offset) = keys.sides(r);
+        // The words of the value set (values 64w..64w + 63) and of the key set (keys
+        // 64j..64j + 63, j < 4, repeated in words 4 to 7 as the lookup wants): value word w
+        // has key word w without bit d, where the key leaves out bit 6 + d of a value.
+        let d = keys.bit() - 6;
+        let below = (1i64 << d) - 1;
+        let insert = |j: i64, one: i64| (((j & 3) >> d) << (d + 1)) | (j & below) | (one << d);
+        let remove = |w: i64| ((w >> (d + 1)) << d) | (w & below);
+        let word = |f: &dyn Fn(i64) -> i64| {
+            _mm512_set_epi64(f(7), f(6), f(5), f(4), f(3), f(2), f(1), f(0))
+        };
+        let (zero_at, one_at) = (word(&|j| insert(j, 0)), word(&|j| insert(j, 1)));
+        // SAFETY: reads the 64 bytes of the set.
+        let values = unsafe { _mm512_loadu_si512(tg.keys.as_ptr() as *const __m512i) };
+        let mut set = _mm512_or_si512(
+            _mm512_permutexvar_epi64(zero_at, values),
+            _mm512_permutexvar_epi64(one_at, values),
+        );
+        // Found keys of one batch, at most 64 a chunk.
+        let mut found = [0u8; (BATCH + 1) * 64];
+        let shift = lo & 7;
+        let chunk = |a: usize, set: __m512i, out: &mut [u8]| -> usize {
+            assert!(out.len() >= 64 && a + 64 <= left.len() && offset + a + 64 <= right.len());
+            // SAFETY: both 64-byte loads are in bounds (checked above); the bitmap has 16
+            // bytes past the byte of heap left.len() − 1.
+            let (x, rare) = unsafe {
+                let l = _mm512_loadu_si512(left.as_ptr().add(a) as *const __m512i);
+                let g = _mm512_loadu_si512(right.as_ptr().add(offset + a) as *const __m512i);
+                let bits = left_rare.as_ptr().add(a >> 3) as *const [u8; 16];
+                let rare = (u128::from_le_bytes(bits.read_unaligned()) >> shift) as u64;
+                (_mm512_xor_si512(l, g), rare)
+            };
+            let hits = set_hits(_mm512_srli_epi16(x, 3), x, set) & !rare;
+            // SAFETY: out holds 64 bytes (checked above).
+            unsafe {
+                _mm512_storeu_si512(
+                    out.as_mut_ptr() as *mut __m512i,
+                    _mm512_maskz_compress_epi8(hits, x),
+                );
+            }
+            hits.count_ones() as usize
+        };
+        let mut a = lo;
+        let mut chunks = 0;
+        let mut done = false;
+        while a < end && !done {
+            let batch = if chunks < FIRST { 1 } else { BATCH };
+            let mut len = 0;
+            for _ in 0..batch {
+                if a >= end {
+                    break;
+                }
+                len += chunk(a, set, &mut found[len..]);
+                a += 64;
+                chunks += 1;
+            }
+            for &k in &found[..len] {
+                // Key k: bit k & 63 of word k >> 6, and of its copy four words on.
+                let words = (1u8 << (k >> 6)) | (1u8 << ((k >> 6) + 4));
+                let bit = _mm512_maskz_set1_epi64(words, (1u64 << (k & 63)) as i64);
+                set = _mm512_andnot_si512(bit, set);
+            }
+            done = len > 0 && _mm512_test_epi64_mask(set, set) == 0;
+        }
+        // Back to values: each key left is the one target value of its word pair that was
+        // in the set; the values no longer there are met, and marked.
+        let left_values = _mm512_and_si512(_mm512_permutexvar_epi64(word(&remove), set), values);
+        let met = _mm512_andnot_si512(left_values, values);
+        let mut words = [0u64; 8];
+        // SAFETY: 64 bytes into [u64; 8].
+        unsafe { _mm512_storeu_si512(words.as_mut_ptr() as *mut __m512i, met) };
+        for (w, &bits) in words.iter().enumerate() {
+            // SAFETY: 64 (w + 1) ≤ 512 ≤ row.len().
+            unsafe {
+                _mm512_mask_storeu_epi8(
+                    row.as_mut_ptr().add(64 * w) as *mut i8,
+                    bits,
+                    _mm512_set1_epi8(1),
+                )
+            };
+        }
+        store_set(tg, left_values);
+        if done {
+            Ok(a)
+        } else {
+            Err(a)
+        }
     }
 
     /// The values `left[a + i] ^ right[rr − a − i]`, `i < 64`, of byte cells.
@@ -1607,6 +1748,7 @@ mod avx512 {
 mod tests {
     use super::*;
     use crate::classes::is_rare;
+    use crate::engine::scan_keys::ScanKeys;
 
     #[test]
     fn first_open_and_for_each_open() {
@@ -1904,6 +2046,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The scan on byte keys, then on the cells where the keys end, meets the same targets as
+    /// the portable scan of the cells and stops where it does (a little later): values below
+    /// 512 with the key bit 6, 7 or 8, rare positions (left out on the keys) among the first
+    /// heaps only, keys kept for few heaps so that both sides end inside the range.
+    #[test]
+    fn scan_on_keys_agrees_with_the_cells() {
+        let mut next = rng(23);
+        let mut on_keys = 0;
+        for round in 0..400 {
+            let mask = [0x1ee, 0x1c3, 0xb6, 0x96, 0x5e, 0x40][round % 6];
+            let Some(bit) = ScanKeys::key_bit(mask, 512) else {
+                panic!("mask {mask:x} has a key bit");
+            };
+            let n = 2000 + (next() % 6000) as usize;
+            // Rare positions below `last`, then common values only; every other round values
+            // mostly from a few, so that some targets take long to meet.
+            let last = (next() % 1500) as usize;
+            let skew = round % 4 >= 2;
+            let vals: Vec<u16> = (0..n)
+                .map(|h| loop {
+                    let v = (next() % 512) as u32;
+                    let v = if skew && !next().is_multiple_of(64) {
+                        v % 24
+                    } else {
+                        v
+                    };
+                    if h <= last || !is_rare(v, mask) {
+                        break v as u16;
+                    }
+                })
+                .collect();
+            let last_rare = (1..n)
+                .rev()
+                .find(|&h| is_rare(u32::from(vals[h]), mask))
+                .unwrap_or(0);
+            let cap = [64, 700, 3000, 1 << 20][round % 4];
+            let mut keys = ScanKeys::new(mask, bit, cap);
+            keys.extend(&vals);
+            let rr = n - 1 - (next() % 50) as usize;
+            let lo = 1 + (next() % 300) as usize;
+            let hi = lo + (next() % (rr / 2 - lo) as u64) as usize;
+            let mut row = vec![0u8; 512];
+            for _ in 0..(next() % 200) {
+                row[(next() % 512) as usize] = 1;
+            }
+            let rare: Vec<u8> = (0..512)
+                .map(|v| 0xFF * u8::from(is_rare(v, mask)))
+                .collect();
+            let end = (next() % 512) as usize;
+            let run = |isa: Isa, keyed: bool| -> Scanned {
+                let mut r = row.clone();
+                let mut tg = Targets::<u16>::new(512, mask, isa);
+                tg.set_open(&r, &rare, end);
+                if tg.need() == 0 {
+                    return (None, r, 0);
+                }
+                let mut from = lo;
+                if keyed {
+                    let stop = keys.chunks_end(rr, lo, hi, last_rare);
+                    match scan_keys(&mut r, &mut tg, &keys, rr, lo, stop) {
+                        Ok(at) => return (Some(Some(at)), r, tg.need()),
+                        Err(reached) => from = reached,
+                    }
+                }
+                let stop = scan(&mut r, &mut tg, &vals, &vals, rr, from, hi);
+                (Some(stop), r, tg.need())
+            };
+            let want = run(Isa::Portable, false);
+            for isa in Isa::available() {
+                let got = run(isa, true);
+                assert!(
+                    agrees(&got, &want, hi),
+                    "{isa:?}, mask {mask:x}, keys for {cap}: {:?} against {:?}",
+                    got.0,
+                    want.0
+                );
+            }
+            on_keys += usize::from(keys.chunks_end(rr, lo, hi, last_rare) > lo);
+        }
+        assert!(on_keys > 200, "only {on_keys} rounds had chunks on keys");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 mod exact;
 mod executor;
 mod kernels;
+mod scan_keys;
 mod sparse;
 mod values;
 

@@ -41,8 +41,9 @@
 
 use super::kernels::{
     first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
-    small_bit, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
+    scan_keys, small_bit, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
 };
+use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
@@ -84,6 +85,11 @@ pub struct Sparse {
     lanes_due: u64,
     /// Registers for step 1 in lanes: `None` for none (a store a pair), `Some(0)` to choose.
     lane_regs: Option<usize>,
+    /// The byte keys of the values for the scan, when they apply (see [`ScanKeys`]); made
+    /// anew when the mask or the width changes.
+    scan_keys: Option<ScanKeys>,
+    /// Heaps whose keys are kept on each side, or `None` for no keys.
+    keys_cap: Option<usize>,
     /// Re-choose the mask when the rare list reaches this length …
     rechoose_at: usize,
     /// … or when the value span outgrows this.
@@ -120,6 +126,8 @@ pub struct SparseState {
     pub covered: usize,
     /// Whether the next heaps would be computed in small mode.
     pub small: bool,
+    /// Heaps whose byte keys the scan has (0 when it reads the cells only).
+    pub scan_keys: usize,
 }
 
 /// How far the far scan of one heap went: the rare values below `bound` met in the pairs before
@@ -151,12 +159,16 @@ impl Sparse {
 
     /// An engine for `rule` whose parallel parts run on `exec`, on the best instruction set of
     /// the processor. The environment variables `NIMSEQ_ISA` (see [`Isa::detect`]),
-    /// `NIMSEQ_SMALL=off` (no small mode) and `NIMSEQ_LANES` (`off`, or the registers of
-    /// [`Sparse::with_lane_regs`]) ask for less, for comparisons.
+    /// `NIMSEQ_SMALL=off` (no small mode), `NIMSEQ_KEYS=off` (the scan on the cells only) and
+    /// `NIMSEQ_LANES` (`off`, or the registers of [`Sparse::with_lane_regs`]) ask for less, for
+    /// comparisons.
     pub fn with_executor(rule: &Rule, exec: Executor) -> Sparse {
         let mut engine = Sparse::with_isa(rule, exec, Isa::detect());
         if std::env::var_os("NIMSEQ_SMALL").is_some_and(|v| v == "off") {
             engine = engine.without_small_mode();
+        }
+        if std::env::var_os("NIMSEQ_KEYS").is_some_and(|v| v == "off") {
+            engine = engine.with_scan_keys(None);
         }
         match std::env::var("NIMSEQ_LANES").ok().as_deref() {
             Some("off") => engine.with_lane_regs(None),
@@ -184,6 +196,15 @@ impl Sparse {
         self
     }
 
+    /// The same engine with the scan's byte keys ([`ScanKeys`]) kept for `cap` heaps on each
+    /// side (at least 64; 2^20 unless said), or with none (`None`: the scan reads the cells),
+    /// for tests and measurements. Keys run only on [`Isa::Avx512`], with 16-bit cells.
+    pub fn with_scan_keys(mut self, cap: Option<usize>) -> Sparse {
+        self.keys_cap = cap;
+        self.scan_keys = None;
+        self
+    }
+
     /// An engine for `rule` on `exec` whose hot paths run on `isa` (which the processor must
     /// have: see [`Isa::available`]).
     pub fn with_isa(rule: &Rule, exec: Executor, isa: Isa) -> Sparse {
@@ -207,6 +228,8 @@ impl Sparse {
             lane_keys: None,
             lanes_due: 0,
             lane_regs: Some(0),
+            scan_keys: None,
+            keys_cap: Some(KEYS_CAP),
             rechoose_at: 64,
             chosen_span: 1,
             rows: Vec::new(),
@@ -259,6 +282,7 @@ impl Sparse {
             dense: self.dense,
             covered: self.covered,
             small: self.small_mode(),
+            scan_keys: self.scan_keys.as_ref().map_or(0, ScanKeys::covered),
         }
     }
 
@@ -285,6 +309,31 @@ impl Sparse {
         self.common = (0..width).map(|v| byte(!is_rare(v, mask))).collect();
         self.rare = (0..width).map(|v| byte(is_rare(v, mask))).collect();
         self.lane_keys = self.choose_lane_keys();
+        self.scan_keys = None;
+    }
+
+    /// Brings the scan's byte keys to the heaps of `vals` (those before the next block): made
+    /// when they apply and are missing, `None` where they do not apply.
+    fn refresh_keys<T: Cell>(&mut self, vals: &[T]) {
+        let usable = self.isa == Isa::Avx512 && T::BITS == 16 && !self.dense;
+        let bit = self
+            .keys_cap
+            .filter(|_| usable)
+            .and_then(|_| ScanKeys::key_bit(self.mask, self.width));
+        let (Some(bit), Some(cap)) = (bit, self.keys_cap) else {
+            self.scan_keys = None;
+            return;
+        };
+        if self
+            .scan_keys
+            .as_ref()
+            .is_none_or(|k| k.covered() > vals.len() || k.mask() != self.mask)
+        {
+            self.scan_keys = Some(ScanKeys::new(self.mask, bit, cap));
+        }
+        if let Some(keys) = &mut self.scan_keys {
+            keys.extend(vals);
+        }
     }
 
     /// The keys for step 1 in vector lanes: the fewest registers (4 to 16) whose keys cover all
@@ -466,6 +515,7 @@ impl Sparse {
                 Some(a) if !stale => a,
                 _ => (end.min(pos + self.block_len()), 0),
             };
+            self.refresh_keys(&vals[..pos]);
             let (before, rest) = vals.split_at_mut(pos);
             let mut rows = std::mem::take(&mut self.rows);
             let mut scans = std::mem::take(&mut self.scans);
@@ -1415,8 +1465,23 @@ impl Sparse {
             }
             let r = n - s.take;
             let a0 = far_first(r, lim);
-            let lo = if i == from.0 { a0.max(from.1) } else { a0 };
+            let mut lo = if i == from.0 { a0.max(from.1) } else { a0 };
             let hi = last_pair(r, s.unequal) + 1;
+            // The chunks the byte keys cover first, then the rest on the cells.
+            if let Some(keys) = self
+                .scan_keys
+                .as_ref()
+                .filter(|k| k.covered() == vals.len())
+            {
+                let last_rare = self.rare_pos.last().copied().unwrap_or(0);
+                let end = keys.chunks_end(r, lo, hi, last_rare);
+                if end > lo {
+                    match scan_keys(row, targets, keys, r, lo, end) {
+                        Ok(at) => return (i, at),
+                        Err(reached) => lo = reached,
+                    }
+                }
+            }
             if lo < hi {
                 if let Some(at) = scan(row, targets, vals, vals, r, lo, hi) {
                     return (i, at);
