@@ -1344,7 +1344,7 @@ mod avx512 {
         end: usize,
     ) -> Result<usize, usize> {
         debug_assert!(tg.bits && row.len() >= 512);
-        let (left, left_rare, right, offset) = keys.sides(r);
+        let (left, left_rare, right) = keys.sides(r, lo);
         // The words of the value set (values 64w..64w + 63) and of the key set (keys
         // 64j..64j + 63, j < 4, repeated in words 4 to 7 as the lookup wants): value word w
         // has key word w without bit d, where the key leaves out bit 6 + d of a value.
@@ -1366,12 +1366,12 @@ mod avx512 {
         let mut found = [0u8; (BATCH + 1) * 64];
         let shift = lo & 7;
         let chunk = |a: usize, set: __m512i, out: &mut [u8]| -> usize {
-            assert!(out.len() >= 64 && a + 64 <= left.len() && offset + a + 64 <= right.len());
+            assert!(out.len() >= 64 && a + 64 <= left.len() && a - lo + 64 <= right.len());
             // SAFETY: both 64-byte loads are in bounds (checked above); the bitmap has 16
             // bytes past the byte of heap left.len() − 1.
             let (x, rare) = unsafe {
                 let l = _mm512_loadu_si512(left.as_ptr().add(a) as *const __m512i);
-                let g = _mm512_loadu_si512(right.as_ptr().add(offset + a) as *const __m512i);
+                let g = _mm512_loadu_si512(right.as_ptr().add(a - lo) as *const __m512i);
                 let bits = left_rare.as_ptr().add(a >> 3) as *const [u8; 16];
                 let rare = (u128::from_le_bytes(bits.read_unaligned()) >> shift) as u64;
                 (_mm512_xor_si512(l, g), rare)

@@ -148,10 +148,15 @@ impl ScanKeys {
         lo + (end - lo) / 64 * 64
     }
 
-    /// The left keys, the bitmap of their rare positions, the right keys and the offset of the
-    /// right key of pair `(a, r − a)`: `right[offset + a]`.
-    pub(super) fn sides(&self, r: usize) -> (&[u8], &[u8], &[u8], usize) {
-        (&self.left, &self.left_rare, &self.right, self.top - r)
+    /// The left keys, the bitmap of their rare positions, and the right keys from pair
+    /// `(lo, r − lo)` on: the right key of pair `(a, r − a)` is `right[a − lo]`. The heap
+    /// `r − lo` must be on the right side (`right_lo ≤ r − lo < covered`), as it is for the
+    /// chunks of [`ScanKeys::chunks_end`].
+    pub(super) fn sides(&self, r: usize, lo: usize) -> (&[u8], &[u8], &[u8]) {
+        assert!(lo <= r && self.right_lo <= r - lo && r - lo < self.covered);
+        // top − (r − lo) ≥ 0: the heaps right_lo..covered are at top − h ≥ 0.
+        let from = self.top - (r - lo);
+        (&self.left, &self.left_rare, &self.right[from..])
     }
 }
 
@@ -172,7 +177,8 @@ mod tests {
             at += step;
             keys.extend(&vals[..at]);
             assert_eq!(keys.covered(), at);
-            let (left, rare, right, _) = keys.sides(at - 1);
+            let (left, rare) = (&keys.left, &keys.left_rare);
+            let right = &keys.right;
             for (h, &k) in left.iter().enumerate() {
                 assert_eq!(k, keys.key(u32::from(vals[h])));
                 let is = h >= 1 && is_rare(u32::from(vals[h]), mask);
@@ -189,6 +195,18 @@ mod tests {
                 at - keys.right_lo >= at.min(300),
                 "the latest heaps are kept"
             );
+            // Through sides(): every pair (a, r − a) whose right heap is kept, for r up to
+            // twice the heaps covered (past the buffer's top).
+            for r in [at - 1, at + keys.right_lo, 2 * at - 2] {
+                let Some(lo) = r.checked_sub(at - 1) else {
+                    continue;
+                };
+                let (_, _, right) = keys.sides(r, lo);
+                for a in lo..=r - keys.right_lo {
+                    let h = r - a;
+                    assert_eq!(right[a - lo], keys.key(u32::from(vals[h])), "r {r} a {a}");
+                }
+            }
         }
         // Keys are linear, and tell rare values apart.
         for a in 0..512u32 {
