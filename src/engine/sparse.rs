@@ -1633,9 +1633,13 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 0
             };
             let recent = view.recent;
+            // Rare positions are at least 1, so q − lim ≤ r − 1 − lim < n − lim = recent.len().
+            assert!(a == 0 || r <= lim + recent.len());
             mark_rare_pairs(
                 row,
-                |q| recent[q - lim].get(),
+                // SAFETY: q = r − p with 1 ≤ p ≤ r − lim: lim ≤ q < lim + recent.len()
+                // (asserted above).
+                |q| unsafe { recent.get_unchecked(q - lim) }.get(),
                 &rp[..a],
                 &e.rare_val[..a],
                 r,
