@@ -570,7 +570,8 @@ impl Sparse {
     /// the chunk of each heap is done, and the first far part of the next block (heaps
     /// `b + block.len() .. nend`, rows `next_rows`: `Part::first(b)`) in chunks. Each thread
     /// takes chunks of the block first, then the calling one finishes it while the others go
-    /// on to the next block's chunks, and it joins them when done: no thread waits for another
+    /// on to the next block's chunks (it takes one of those too whenever the chunk it must
+    /// finish next is still being marked), and it joins them when done: no thread waits for another
     /// but at the end of the block (one meeting a block, where there were two). Returns how
     /// finishing ended and the histogram of the values found.
     fn block<T: Cell>(
@@ -607,22 +608,26 @@ impl Sparse {
                 }
             }
         }
-        // The block's chunks, then (`next`) those of the next block, while any are left.
-        let take = |next: bool| loop {
+        // One chunk of the block, or (`next`) of the next block, if any is left: whether one was.
+        let take_one = |next: bool| {
             let (work, taken, n0, per, part) = if next {
                 (&next_work, &next_taken, bend, next_per, Part::first(b))
             } else {
                 (&this_work, &taken, b, per, Part::rest(from, b))
             };
             let i = taken.fetch_add(1, Ordering::Relaxed);
-            let Some(w) = work.get(i) else { break };
+            let Some(w) = work.get(i) else {
+                return false;
+            };
             let (rows, scans) = &mut *lock(w);
             let _failing = OnPanic(&failed);
             self.far_chunk(rows, scans, before, n0 + i * per, part);
             if !next {
                 done[i].store(true, Ordering::Release);
             }
+            true
         };
+        let take = |next: bool| while take_one(next) {};
         let helper = || {
             take(false);
             take(true);
@@ -639,11 +644,15 @@ impl Sparse {
             };
             let mut outcome = Ok(Finished::Done);
             for (i, w) in this_work.iter().enumerate() {
-                // The chunk is being done by another thread: wait, yielding the core now and
-                // then (the other thread may need it).
+                // The chunk is being done by another thread: take a chunk of the next block
+                // meanwhile, or else wait, yielding the core now and then (the other thread
+                // may need it).
                 let mut spins = 0u32;
                 while !done[i].load(Ordering::Acquire) {
                     assert!(!failed.load(Ordering::Acquire), "a far chunk failed");
+                    if take_one(true) {
+                        continue;
+                    }
                     spins += 1;
                     if spins.is_multiple_of(1024) {
                         std::thread::yield_now();
