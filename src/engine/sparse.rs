@@ -571,9 +571,9 @@ impl Sparse {
     /// `b + block.len() .. nend`, rows `next_rows`: `Part::first(b)`) in chunks. Each thread
     /// takes chunks of the block first, then the calling one finishes it while the others go
     /// on to the next block's chunks (it takes one of those too whenever the chunk it must
-    /// finish next is still being marked), and it joins them when done: no thread waits for another
-    /// but at the end of the block (one meeting a block, where there were two). Returns how
-    /// finishing ended and the histogram of the values found.
+    /// finish next is still being marked), and it joins them when done: no thread waits for
+    /// another but at the end of the block (one meeting a block, where there were two).
+    /// Returns how finishing ended and the histogram of the values found.
     fn block<T: Cell>(
         &self,
         (rows, scans, next_rows, next_scans): (
@@ -1642,13 +1642,9 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 0
             };
             let recent = view.recent;
-            // Rare positions are at least 1, so q − lim ≤ r − 1 − lim < n − lim = recent.len().
-            assert!(a == 0 || r <= lim + recent.len());
             mark_rare_pairs(
                 row,
-                // SAFETY: q = r − p with 1 ≤ p ≤ r − lim: lim ≤ q < lim + recent.len()
-                // (asserted above).
-                |q| unsafe { recent.get_unchecked(q - lim) }.get(),
+                |q| recent[q - lim].get(),
                 &rp[..a],
                 &e.rare_val[..a],
                 r,
