@@ -15,6 +15,10 @@
 # Usage: scripts/bench.sh                    the cases of issue 15 (Officers 2^22, 0.167 2^24,
 #                                            Grundy's game 2^24)
 #        BENCH_SHIFT=4 scripts/bench.sh      every case 2^4 times smaller (a quick look)
+#        BENCH_REPS=5 scripts/bench.sh       nimseq's runs on 1 and on all threads alternate this
+#                                            many times (3 unless set) and the median is shown;
+#                                            a single run moves by ±5-10 % on a shared machine.
+#                                            The peers, whose runs are long, run once.
 #        OCTAL_GAMES=/path/to/octal-games scripts/bench.sh
 #
 # The machine's own ceiling for T threads: T independent one-thread runs of the same case side by
@@ -27,6 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shift_by=${BENCH_SHIFT:-0}
+reps=${BENCH_REPS:-3}
 all=$(nproc)
 out=results/bench.md
 cargo build --release --quiet
@@ -38,6 +43,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { print b - a }'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.3f", n / s / 1e6 }'; }
 ratio() { if [[ "$2" == "-" ]]; then echo "-"; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; fi; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 best() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || a + 0 > b + 0) print a; else print b }'; }
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
@@ -91,7 +97,7 @@ time_analyzer() {
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev"
     echo
     echo "Machine: $cpu, $mhz MHz, $all cores (nproc), $mem, instruction set picked: $isa; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."
-    echo "Command: \`scripts/bench.sh\` (BENCH_SHIFT=$shift_by), wall-clock time of \`nimseq compute GAME -n N --threads T\`; peers in the same run (ogsolve: the faster of \`-m rc\` and \`-m rc2\`; analyzer: tczajka/octal-games \`old/\` analyze, timed to its line for N)."
+    echo "Command: \`scripts/bench.sh\` (BENCH_SHIFT=$shift_by), wall-clock time of \`nimseq compute GAME -n N --threads T\`, the median of $reps alternating runs (BENCH_REPS); peers in the same run (ogsolve: the faster of \`-m rc\` and \`-m rc2\`; analyzer: tczajka/octal-games \`old/\` analyze, timed to its line for N)."
     echo
     echo "| game | N | 1 thread M heaps/s | $all threads M heaps/s | speedup | ceiling ($all runs side by side) | speedup / ceiling | ogsolve M heaps/s (rc / rc2) | analyzer M heaps/s | nimseq 1 thread / best peer | nimseq $all threads / best peer |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -101,11 +107,17 @@ for c in "${cases[@]}"; do
     read -r game exp <<<"$c"
     exp=$((exp - shift_by))
     n=$((1 << exp))
-    declare -A r=()
+    declare -A r=() runs=()
+    for ((k = 0; k < reps; k++)); do
+        for t in 1 "$all"; do
+            t0=$(now)
+            "$bin" compute "$game" -n "$n" --threads "$t" --json >/dev/null
+            runs[$t]+="$(rate "$n" "$(since "$t0")") "
+        done
+    done
     for t in 1 "$all"; do
-        t0=$(now)
-        "$bin" compute "$game" -n "$n" --threads "$t" --json >/dev/null
-        r[$t]=$(rate "$n" "$(since "$t0")")
+        # shellcheck disable=SC2086
+        r[$t]=$(median ${runs[$t]})
     done
     t0=$(now)
     for ((i = 0; i < all; i++)); do
