@@ -316,10 +316,7 @@ impl Sparse {
     /// when they apply and are missing, `None` where they do not apply.
     fn refresh_keys<T: Cell>(&mut self, vals: &[T]) {
         let usable = self.isa == Isa::Avx512 && T::BITS == 16 && !self.dense;
-        let bit = self
-            .keys_cap
-            .filter(|_| usable)
-            .and_then(|_| ScanKeys::key_bit(self.mask, self.width));
+        let bit = ScanKeys::key_bit(self.mask, self.width).filter(|_| usable);
         let (Some(bit), Some(cap)) = (bit, self.keys_cap) else {
             self.scan_keys = None;
             return;
