@@ -16,7 +16,7 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 /// The sparse engine's values on `threads` threads, the same on every instruction set this
 /// processor has (the portable loops and, where there are AVX2 and AVX-512, the vector ones),
 /// with small mode, without it (every heap in blocks), and with small mode for values below 16
-/// among larger ones; with AVX-512 also with step 1 in one lane register (common values below
+/// among larger ones; with the blocks in a pipeline (whatever the threads); with AVX-512 also with step 1 in one lane register (common values below
 /// 32: most heaps of most games are clipped and some marked again pair by pair).
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
@@ -29,12 +29,13 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
         } else {
             &[]
         };
-        for small in ["auto", "off", "below 16"].iter().chain(lanes) {
+        for small in ["auto", "off", "below 16", "pipeline"].iter().chain(lanes) {
             let mut values = Values::default();
             let engine = Sparse::with_isa(rule, exec.clone(), isa);
             let mut engine = match *small {
                 "auto" => engine,
                 "off" => engine.without_small_mode(),
+                "pipeline" => engine.without_small_mode().with_pipeline(true),
                 "lanes 1" => engine.without_small_mode().with_lane_regs(Some(1)),
                 _ => engine.with_small_limit(16, true),
             };
@@ -408,7 +409,8 @@ fn small_mode_from_every_early_start() {
 /// The scan on byte keys (AVX-512, 16-bit cells, values below 512: Officers from heap 18,855
 /// on; its last rare position is 20,627) gives the values of the scan on the cells, with keys
 /// kept for few heaps (so that scans run past them on the cells and the right side's buffer
-/// moves often) or as many as by default, on one and two threads.
+/// moves often) or as many as by default, on one and (blocks in a pipeline: scans resumed) two
+/// threads.
 #[test]
 fn officers_scan_on_keys_as_on_cells() {
     if !Isa::available().contains(&Isa::Avx512) {
@@ -419,7 +421,9 @@ fn officers_scan_on_keys_as_on_cells() {
     let n = 120_000;
     let run = |threads: usize, cap: Option<usize>| {
         let exec = Executor::new(threads).unwrap();
-        let mut engine = Sparse::with_isa(&rule, exec, Isa::Avx512).with_scan_keys(cap);
+        let mut engine = Sparse::with_isa(&rule, exec, Isa::Avx512)
+            .with_scan_keys(cap)
+            .with_pipeline(threads > 1);
         let mut values = Values::default();
         extend(&mut engine, &mut values, n, &mut |_| {
             ControlFlow::Continue(())
