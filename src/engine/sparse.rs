@@ -704,6 +704,7 @@ impl Sparse {
                 late,
                 targets: Targets::new(self.width, self.mask, self.isa),
                 upto: Vec::new(),
+                chunk_from: 0,
             };
             let mut outcome = Ok(Finished::Done);
             for (i, w) in this_work.iter().enumerate() {
@@ -1607,6 +1608,9 @@ struct Finisher<'a, 'l, T> {
     targets: Targets<T>,
     /// `upto[d]`: how many rare positions are at most `d`, for `d` below the block length.
     upto: Vec<u32>,
+    /// The chunk being finished starts at this heap of the block: the near rare pairs whose
+    /// other heap lies before it are marked for the whole chunk at once ([`Finisher::columns`]).
+    chunk_from: usize,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
@@ -1680,6 +1684,8 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 self.upto.push(count as u32);
             }
         }
+        self.chunk_from = j0;
+        self.columns(rows, scans.len(), block);
         for (i, &far) in scans.iter().enumerate() {
             let j = j0 + i;
             let n = b + j;
@@ -1703,6 +1709,45 @@ impl<T: Cell> Finisher<'_, '_, T> {
             }
         }
         Ok(Finished::Done)
+    }
+
+    /// Marks the near rare pairs of the `len` heaps `b + j0 ..` of the chunk (`j0` =
+    /// `chunk_from`, rows `rows`) whose other heap lies in the block before the chunk, column
+    /// by column ([`mark_columns`]): those heaps are finished. For a rare position `p` and a
+    /// split taking `t`, heap `b + j` pairs `p` with block heap `j − t − p`, which lies in
+    /// `0..j0` for `j` in `t + p .. j0 + t + p`. Done before each heap's own marks are read, so
+    /// that these stores are no longer in flight then, and without a search per heap.
+    fn columns(&self, rows: &mut [u8], len: usize, block: &[T]) {
+        let e = self.engine;
+        let j0 = self.chunk_from;
+        if j0 == 0 || len == 0 {
+            return;
+        }
+        let (stride, wmask) = (e.stride(), e.width - 1);
+        let done = &block[..j0];
+        for s in &e.moves.leave_two {
+            let t = s.take;
+            let Some(top) = (j0 + len - 1).checked_sub(t) else {
+                break;
+            };
+            let count = self.upto[top] as usize;
+            for (&p, &g) in e.rare_pos[..count].iter().zip(&e.rare_val[..count]) {
+                // Heaps ja..jb; p < b ≤ its other heap, so no pair has equal parts.
+                let ja = j0.max(t + p);
+                let jb = (j0 + len).min(j0 + t + p);
+                if ja < jb {
+                    mark_columns(
+                        e.isa,
+                        &mut rows[(ja - j0) * stride..],
+                        stride,
+                        wmask,
+                        done,
+                        &[(ja - t - p, g)],
+                        jb - ja,
+                    );
+                }
+            }
+        }
     }
 
     /// G(n), given the far marks in `row` and how far its far scan went: the options with a
@@ -1731,9 +1776,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
             }
             let r = n - s.take;
             let skip = (s.unequal && r.is_multiple_of(2)).then_some(r / 2);
-            // Rare p (all below lim) with q = r − p ≥ lim: p ≤ r − lim (< block length).
-            let a = if r >= lim {
-                self.upto[r - lim] as usize
+            // Rare p (all below lim) with q = r − p at or past the chunk's first heap, lim + j0
+            // (those before it are marked by `columns`): p ≤ r − lim − j0 (< block length).
+            let a = if r >= lim + self.chunk_from {
+                self.upto[r - lim - self.chunk_from] as usize
             } else {
                 0
             };
