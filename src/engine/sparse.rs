@@ -292,11 +292,12 @@ impl Sparse {
     }
 
     /// The same engine with its blocks in a pipeline (`true`) or not, instead of a pipeline
-    /// from [`PIPELINE_THREADS`] threads on. In a pipeline the first scans of a block (over its pairs below the
-    /// block before it) run while the block before it is finished, beside the finisher; what
-    /// that block adds is marked, and the scans go on, once it is finished. Otherwise those
-    /// scans wait for it, and run once over the pairs below the block (on one thread that
-    /// saves going back over the scans that the marks of the block before made too short).
+    /// from [`PIPELINE_THREADS`] threads on. In a pipeline the first scans of a block (over its
+    /// pairs below the block before it) run while the block before it is finished, beside the
+    /// finisher; what that block adds is marked, and the scans go on, once it is finished.
+    /// Otherwise those scans wait for it, and run once over the pairs below the block (on one
+    /// thread that saves going back over the scans that the marks of the block before made
+    /// too short).
     pub fn with_pipeline(mut self, on: bool) -> Sparse {
         self.pipeline = Some(on);
         self
@@ -630,13 +631,13 @@ impl Sparse {
     /// the far work of the block left (`this`, such as [`Part::rest`]`(from, b)`: the rare
     /// pairs with a heap in `from..b`, then the first scans) in chunks, the block finished heap
     /// by heap as soon as the chunk of each heap is done, and the first far part of the next
-    /// block (`next`, heaps `b + block.len() .. nend`, rows `next_rows`: options below `b`) in
-    /// chunks. Each thread
-    /// takes chunks of the block first, then the calling one finishes it while the others go
-    /// on to the next block's chunks (it takes one of those too whenever the chunk it must
-    /// finish next is still being marked), and it joins them when done: no thread waits for
-    /// another but at the end of the block (one meeting a block, where there were two).
-    /// Returns how finishing ended and the histogram of the values found.
+    /// block (`next_part`, heaps `b + block.len() .. nend`, rows `next_rows`: options below
+    /// `b`) in chunks. Each thread takes chunks of the block first, then the calling one
+    /// finishes it while the others go on to the next block's chunks (it takes one of those
+    /// too whenever the chunk it must finish next is still being marked, unless they scan),
+    /// and it joins them when done: no thread waits for another but at the end of the block
+    /// (one meeting a block, where there were two). Returns how finishing ended and the
+    /// histogram of the values found.
     fn block<T: Cell>(
         &self,
         (rows, scans, next_rows, next_scans): (
