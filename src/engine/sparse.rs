@@ -1712,10 +1712,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
         Ok(Finished::Done)
     }
 
-    /// Marks the near rare pairs of the `len` heaps `b + j0 ..` of the chunk (`j0` =
-    /// `chunk_from`, rows `rows`) whose other heap lies in the block before the chunk, column
+    /// Marks the near rare pairs of the chunk's `len` heaps, block heaps `j0 ..` (`j0` =
+    /// `chunk_from`, rows `rows`), whose other heap lies in the block before the chunk, column
     /// by column ([`mark_columns`]): those heaps are finished. For a rare position `p` and a
-    /// split taking `t`, heap `b + j` pairs `p` with block heap `j − t − p`, which lies in
+    /// split taking `t`, block heap `j` pairs `p` with block heap `j − t − p`, which lies in
     /// `0..j0` for `j` in `t + p .. j0 + t + p`. Done before each heap's own marks are read, so
     /// that these stores are no longer in flight then, and without a search per heap.
     fn columns(&self, rows: &mut [u8], len: usize, block: &[T]) {
