@@ -292,7 +292,7 @@ impl Sparse {
     }
 
     /// The same engine with its blocks in a pipeline (`true`) or not, instead of a pipeline
-    /// from [`PIPELINE_THREADS`] threads on. In a pipeline the first scans of a block (over its
+    /// from four threads on. In a pipeline the first scans of a block (over its
     /// pairs below the block before it) run while the block before it is finished, beside the
     /// finisher; what that block adds is marked, and the scans go on, once it is finished.
     /// Otherwise those scans wait for it, and run once over the pairs below the block (on one
