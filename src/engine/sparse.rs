@@ -212,7 +212,7 @@ impl Sparse {
         self
     }
 
-    /// The same engine with the scan's byte keys ([`ScanKeys`]) kept for `cap` heaps on each
+    /// The same engine with the scan's byte keys (`engine::scan_keys`) kept for `cap` heaps on each
     /// side (at least 64; 2^20 unless said), or with none (`None`: the scan reads the cells),
     /// for tests and measurements. Keys run only on [`Isa::Avx512`], with 16-bit cells.
     pub fn with_scan_keys(mut self, cap: Option<usize>) -> Sparse {
