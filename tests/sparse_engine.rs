@@ -16,8 +16,9 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 /// The sparse engine's values on `threads` threads, the same on every instruction set this
 /// processor has (the portable loops and, where there are AVX2 and AVX-512, the vector ones),
 /// with small mode, without it (every heap in blocks), and with small mode for values below 16
-/// among larger ones; with the blocks in a pipeline (whatever the threads); with AVX-512 also with step 1 in one lane register (common values below
-/// 32: most heaps of most games are clipped and some marked again pair by pair).
+/// among larger ones; with the blocks in a pipeline (whatever the threads); with AVX-512 also
+/// with step 1 in one lane register (common values below 32: most heaps of most games are
+/// clipped and some marked again pair by pair).
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
     let mut first: Option<Vec<u32>> = None;

@@ -684,12 +684,9 @@ impl<T: Cell> Targets<T> {
         }
     }
 
+    /// Forgets the targets of the map and the list (a set of `bits` is written whole instead).
     fn clear(&mut self) {
-        if self.bits {
-            self.need = 0;
-            self.keys = [0; 64];
-            return;
-        }
+        debug_assert!(!self.bits);
         for v in self.all.drain(..) {
             self.map[v.get() as usize] = 0;
         }
