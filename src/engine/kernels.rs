@@ -323,10 +323,11 @@ fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src
 /// pairs `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of
 /// values seen (the compiler vectorises the fold) until no target is left; with `WIDE`, pairs
 /// of value `limit` or more mark nothing ([`small_bit`]). Needs `hi ≤ r + 1` and
-/// `r − lo < vals.len()`. (Finding the chunks that hold a target with an AVX-512 bit shuffle first
-/// was no faster: most chunks hold one.)
+/// `r − lo < vals.len()`. With AVX-512 and byte values, whole chunks go to
+/// [`avx512::small_scan`], which takes the few targets of most chunks one by one.
 #[inline(always)]
 pub(super) fn small_scan<T: Cell, const WIDE: bool>(
+    isa: Isa,
     vals: &[T],
     r: usize,
     lo: usize,
@@ -335,8 +336,16 @@ pub(super) fn small_scan<T: Cell, const WIDE: bool>(
     limit: u32,
 ) -> u64 {
     assert!(lo >= hi || (hi <= r + 1 && r - lo < vals.len()));
-    let bit = |v: u32| small_bit::<WIDE>(v, limit);
     let (mut a, mut targets) = (lo, targets);
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 && limit <= 64 {
+        if let Some(bytes) = cast::<T, u8>(vals) {
+            // SAFETY: Isa::Avx512 is only chosen when the processor has it; bounds asserted.
+            (targets, a) = unsafe { avx512::small_scan(bytes, r, a, hi, targets, limit) };
+        }
+    }
+    let _ = isa;
+    let bit = |v: u32| small_bit::<WIDE>(v, limit);
     while targets != 0 && a < hi {
         let stop = hi.min(a + 64);
         // Pairs (b, r − b) for b in a..stop: the left parts ascending, the right ones descending.
@@ -361,8 +370,9 @@ pub(super) fn small_bit<const WIDE: bool>(v: u32, limit: u32) -> u64 {
     }
 }
 
-/// Small mode's pairs of a heap with the rare positions `p` below 64, as lanes: `idx[i]` =
-/// 64 − p and `g[i]` = G(p) for the first `count` of them (for [`near_small_marks`]).
+/// Small mode's pairs of a heap `n` with rare positions near 0, as lanes: pair `i` takes the
+/// value `d` below the heap (`d` = take + rare position, at most 64) and its rare value `g`;
+/// `idx[i]` = 64 − d and `g[i]` = g for the first `count` lanes (for [`near_small_marks`]).
 #[derive(Debug, Clone)]
 pub(super) struct NearLanes {
     idx: [u8; 64],
@@ -371,53 +381,49 @@ pub(super) struct NearLanes {
 }
 
 impl NearLanes {
-    /// The lanes of the rare positions `pos` (values `val`), if they are all below 64 with
-    /// values below 256.
-    pub(super) fn new(pos: &[usize], val: &[u32]) -> Option<NearLanes> {
-        if pos.len() > 64
-            || pos.iter().any(|&p| !(1..64).contains(&p))
-            || val.iter().any(|&g| g > 255)
+    /// The lanes of the pairs `(d, g)`, if there are at most 64, with each `d` in 1..=64 and
+    /// each `g` below 256.
+    pub(super) fn new(pairs: &[(usize, u32)]) -> Option<NearLanes> {
+        if pairs.len() > 64
+            || pairs
+                .iter()
+                .any(|&(d, g)| !(1..=64).contains(&d) || g > 255)
         {
             return None;
         }
         let mut lanes = NearLanes {
             idx: [0; 64],
             g: [0; 64],
-            count: pos.len(),
+            count: pairs.len(),
         };
-        for (i, (&p, &g)) in pos.iter().zip(val).enumerate() {
-            lanes.idx[i] = (64 - p) as u8;
+        for (i, &(d, g)) in pairs.iter().enumerate() {
+            lanes.idx[i] = (64 - d) as u8;
             lanes.g[i] = g as u8;
         }
         Some(lanes)
     }
-
-    /// Rare positions in the lanes.
-    pub(super) fn len(&self) -> usize {
-        self.count
-    }
 }
 
-/// The mark word of the pairs `(p, r − p)` of `lanes` ([`small_bit`] of `G(p) ⊕ G(r − p)`, 0 for
+/// The mark word of the pairs of `lanes` for heap `n` ([`small_bit`] of `g ⊕ G(n − d)`, 0 for
 /// values from `limit` on), all 64 at once on [`Isa::Avx512`] with byte cells: the other heaps
-/// are bytes of the 64 values below `r`, picked with one byte permutation. `None` where it
-/// cannot run (another instruction set or cell width, or `r < 64`); the caller marks them one
+/// are bytes of the 64 values below `n`, picked with one byte permutation. `None` where it
+/// cannot run (another instruction set or cell width, or `n < 64`); the caller marks them one
 /// by one.
 #[inline(always)]
 pub(super) fn near_small_marks<T: Cell>(
     isa: Isa,
     vals: &[T],
-    r: usize,
+    n: usize,
     lanes: &NearLanes,
     limit: u32,
 ) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx512 && r >= 64 && limit <= 64 {
-        let window = &cast::<T, u8>(vals)?[r - 64..r];
+    if isa == Isa::Avx512 && n >= 64 && limit <= 64 {
+        let window = &cast::<T, u8>(vals)?[n - 64..n];
         // SAFETY: Isa::Avx512 is only chosen when the processor has it; the window holds 64.
         return Some(unsafe { avx512::near_marks(window, lanes, limit) });
     }
-    let _ = (isa, vals, r, lanes, limit);
+    let _ = (isa, vals, n, lanes, limit);
     None
 }
 
@@ -1550,6 +1556,78 @@ mod avx512 {
         _mm512_reduce_or_epi64(acc) as u64
     }
 
+    /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on: returns the targets
+    /// left and where it stopped (before `hi` when fewer than 64 pairs are left, or once no
+    /// target is). While more than two targets are left, a chunk's values are folded into a
+    /// word of values seen; then each chunk is compared with the one or two left, a few
+    /// instructions (0.167, 2^22 heaps: half its chunks are left with one target, a sixth with
+    /// two). Neither way carries a dependence from chunk to chunk but the targets' word.
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F, BW and VBMI; `hi ≤ r + 1`, `r − a < vals.len()` (when
+    /// `a < hi`) and the targets below `limit` ≤ 64.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi1,popcnt")]
+    pub(super) unsafe fn small_scan(
+        vals: &[u8],
+        r: usize,
+        mut a: usize,
+        hi: usize,
+        mut targets: u64,
+        limit: u32,
+    ) -> (u64, usize) {
+        assert!(a >= hi || (hi <= r + 1 && r - a < vals.len()));
+        assert!(limit <= 64 && targets.checked_shr(limit).unwrap_or(0) == 0);
+        let reverse = _mm512_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45,
+            46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+        );
+        // The values of the pairs (b, r − b), b in a..a + 64.
+        let chunk = |a: usize| {
+            // SAFETY: a + 64 ≤ hi ≤ r + 1 ≤ vals.len() for the left parts; the right ones run
+            // from r + 1 − a − 64 ≥ 0 to r − a < vals.len().
+            unsafe {
+                let left = _mm512_loadu_si512(vals.as_ptr().add(a) as *const __m512i);
+                let right = _mm512_loadu_si512(vals.as_ptr().add(r + 1 - a - 64) as *const __m512i);
+                _mm512_xor_si512(left, _mm512_permutexvar_epi8(reverse, right))
+            }
+        };
+        let one = _mm512_set1_epi64(1);
+        while targets.count_ones() > 2 && a + 64 <= hi {
+            let x = chunk(a);
+            a += 64;
+            // A value from the limit on sets no target's bit: from 64 on none (the shift
+            // leaves nothing), below 64 one above every target.
+            let mut bytes = [0u8; 64];
+            // SAFETY: 64 bytes into a [u8; 64].
+            unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, x) };
+            let mut seen = _mm512_setzero_si512();
+            for eight in bytes.chunks_exact(8) {
+                let v = _mm512_cvtepu8_epi64(_mm_set1_epi64x(i64::from_le_bytes(
+                    eight.try_into().expect("8 bytes"),
+                )));
+                seen = _mm512_or_si512(seen, _mm512_sllv_epi64(one, v));
+            }
+            targets &= !(_mm512_reduce_or_epi64(seen) as u64);
+        }
+        while targets != 0 && a + 64 <= hi {
+            // The one or two targets left (the same one twice when one is); a target is below
+            // the limit, so a pair equal to it is too.
+            let first = targets.trailing_zeros();
+            let second = 63 - targets.leading_zeros();
+            let x = chunk(a);
+            a += 64;
+            if _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(first as i8)) != 0 {
+                targets &= !(1u64 << first);
+            }
+            if _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(second as i8)) != 0 {
+                targets &= !(1u64 << second);
+            }
+        }
+        (targets, a)
+    }
+
     /// [`super::first_open_on`].
     ///
     /// # Safety
@@ -1973,32 +2051,74 @@ mod tests {
     /// Small mode's near pairs in lanes give the word of the pairs one by one, for limits
     /// below 64 (values past them mark nothing) and any number of rare positions below 64.
     #[test]
+    fn small_scan_as_definition() {
+        let mut next = rng(11);
+        for round in 0..2000 {
+            // Values mostly below 8 and a few up to 80, so that some targets stay long.
+            let wide = round % 2 == 0;
+            let limit = if wide {
+                [64u32, 16, 40][round / 2 % 3]
+            } else {
+                64
+            };
+            let top = if wide { 80 } else { 64 };
+            let vals: Vec<u8> = (0..700)
+                .map(|_| {
+                    (if next().is_multiple_of(16) {
+                        next() % top
+                    } else {
+                        next() % 8
+                    }) as u8
+                })
+                .collect();
+            let r = 1 + (next() % 699) as usize;
+            let lo = 1 + (next() % 4) as usize;
+            let hi = (lo + (next() % (r / 2 + 1) as u64) as usize).min(r / 2 + 1);
+            let targets =
+                (0..1 + next() % 6).fold(0u64, |t, _| t | 1 << (next() % u64::from(limit)));
+            let bit = |v: u8| small_bit::<true>(u32::from(v), limit);
+            let seen = (lo..hi).fold(0, |m, b| m | bit(vals[b] ^ vals[r - b]));
+            for isa in Isa::available() {
+                let got = if wide {
+                    small_scan::<u8, true>(isa, &vals, r, lo, hi, targets, limit)
+                } else {
+                    small_scan::<u8, false>(isa, &vals, r, lo, hi, targets, limit)
+                };
+                assert_eq!(
+                    got,
+                    targets & !seen,
+                    "{isa:?}, limit {limit}, r {r}, {lo}..{hi}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn near_small_marks_as_one_by_one() {
         let mut next = rng(3);
         for round in 0..300 {
             let limit = [64u32, 16, 40][round % 3];
             let vals: Vec<u8> = (0..300).map(|_| (next() % 80) as u8).collect();
-            let mut pos: Vec<usize> = (0..next() % 20)
-                .map(|_| 1 + (next() % 63) as usize)
+            // Distances below the heap, repeats allowed (two splits may reach one heap).
+            let pairs: Vec<(usize, u32)> = (0..next() % 65)
+                .map(|_| (1 + (next() % 64) as usize, (next() % 70) as u32))
                 .collect();
-            pos.sort_unstable();
-            pos.dedup();
-            let val: Vec<u32> = pos.iter().map(|_| (next() % 70) as u32).collect();
-            let lanes = NearLanes::new(&pos, &val).expect("positions below 64");
-            let r = 64 + (next() % 236) as usize;
-            let want = pos
+            let lanes = NearLanes::new(&pairs).expect("distances up to 64");
+            let n = 64 + (next() % 236) as usize;
+            let want = pairs
                 .iter()
-                .zip(&val)
-                .map(|(&p, &g)| small_bit::<true>(g ^ u32::from(vals[r - p]), limit))
+                .map(|&(d, g)| small_bit::<true>(g ^ u32::from(vals[n - d]), limit))
                 .fold(0, |m, b| m | b);
             for isa in Isa::available() {
-                if let Some(got) = near_small_marks(isa, &vals, r, &lanes, limit) {
-                    assert_eq!(got, want, "{isa:?}, limit {limit}, r {r}, {pos:?}");
+                if let Some(got) = near_small_marks(isa, &vals, n, &lanes, limit) {
+                    assert_eq!(got, want, "{isa:?}, limit {limit}, n {n}, {pairs:?}");
                 }
             }
         }
-        assert!(NearLanes::new(&[64], &[1]).is_none());
-        assert!(NearLanes::new(&[3], &[256]).is_none());
+        assert!(NearLanes::new(&[(65, 1)]).is_none());
+        assert!(NearLanes::new(&[(0, 1)]).is_none());
+        assert!(NearLanes::new(&[(3, 256)]).is_none());
+        assert!(NearLanes::new(&[(1, 0); 65]).is_none());
     }
 
     /// What a scan did: where it stopped (`None` when there was nothing to look for), the row

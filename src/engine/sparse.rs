@@ -910,16 +910,21 @@ impl Sparse {
         // those with index below `lo` and from `hi` on, of the first `q` (those below what the
         // split leaves of the heap).
         let mut near = vec![(0usize, 0usize, 0usize); splits];
-        // The pairs of the first `lo` rare positions of each split, as vector lanes.
-        let mut lanes: Vec<Option<NearLanes>> = vec![None; splits];
+        // The pairs of the first `lo` rare positions of every split, as vector lanes, and the
+        // `lo` of each split they were made for.
+        let mut lanes = None;
+        let mut lanes_of = vec![usize::MAX; splits];
         let mut b = start;
         while b < end {
             let len = SMALL_BLOCK.min(end - b);
             self.small_far::<T, WIDE>(&mut far[..len], vals, b, &mut near);
-            for ((lo, _, _), l) in near.iter().zip(&mut lanes) {
-                if l.as_ref().is_none_or(|l| l.len() != *lo) {
-                    *l = NearLanes::new(&self.rare_pos[..*lo], &self.rare_val[..*lo]);
-                }
+            if near
+                .iter()
+                .map(|&(lo, _, _)| lo)
+                .ne(lanes_of.iter().copied())
+            {
+                lanes_of = near.iter().map(|&(lo, _, _)| lo).collect();
+                lanes = self.near_lanes(&near);
             }
             for (j, &far_marks) in far[..len].iter().enumerate() {
                 let n = b + j;
@@ -930,7 +935,8 @@ impl Sparse {
                     }
                 }
                 let heap = (n, common, far_marks);
-                let Some(g) = self.small_value::<T, WIDE>(&vals[..n], heap, &near, &lanes) else {
+                let lanes = lanes.as_deref();
+                let Some(g) = self.small_value::<T, WIDE>(&vals[..n], heap, &near, lanes) else {
                     return n;
                 };
                 vals[n] = T::from_u32(g);
@@ -946,6 +952,19 @@ impl Sparse {
             b += len;
         }
         end
+    }
+
+    /// The pairs of the first `lo` rare positions of each split (`near`, from
+    /// [`Sparse::small_far`]) as vector lanes, 64 to a group, or `None` when one does not fit
+    /// (a value above 255).
+    fn near_lanes(&self, near: &[(usize, usize, usize)]) -> Option<Vec<NearLanes>> {
+        let pairs: Vec<(usize, u32)> = (self.moves.leave_two.iter().zip(near))
+            .flat_map(|(s, &(lo, _, _))| {
+                let firsts = self.rare_pos[..lo].iter().zip(&self.rare_val[..lo]);
+                firsts.map(move |(&p, &g)| (s.take + p, g))
+            })
+            .collect();
+        pairs.chunks(64).map(NearLanes::new).collect()
     }
 
     /// The rare pairs of the heaps `b..b + far.len()` in small mode whose other heap lies before
@@ -990,15 +1009,16 @@ impl Sparse {
 
     /// G(n) in small mode (`common`: bit v set when v is common; `far`: the marks of the rare
     /// pairs the block marked; `near[i]`: for split `i`, the rare positions `..lo` and `hi..q`
-    /// left to the heap, `q` counting those below `n − take`), or `None` when every common
-    /// value below 64 is an option.
+    /// left to the heap, `q` counting those below `n − take`; `lanes`: the pairs of the first
+    /// `lo` of every split, [`Sparse::near_lanes`]), or `None` when every common value below
+    /// 64 is an option.
     #[inline(always)]
     fn small_value<T: Cell, const WIDE: bool>(
         &self,
         vals: &[T],
         (n, common, far): (usize, u64, u64),
         near: &[(usize, usize, usize)],
-        lanes: &[Option<NearLanes>],
+        lanes: Option<&[NearLanes]>,
     ) -> Option<u32> {
         let m = &self.moves;
         let limit = self.small_limit;
@@ -1007,23 +1027,29 @@ impl Sparse {
         for &k in m.leave_one.iter().take_while(|&&k| k < n) {
             marks |= bit(vals[n - k].get());
         }
+        // The first lo of every split at once, once every split leaves r ≥ 128: then they all
+        // lie below r (p + take < 64), and with unequal parts none is r / 2.
+        let in_lanes = lanes
+            .filter(|_| n >= 128 + m.leave_two.last().map_or(0, |s| s.take))
+            .and_then(|groups| {
+                groups.iter().try_fold(0, |marks, l| {
+                    near_small_marks(self.isa, vals, n, l, limit).map(|x| marks | x)
+                })
+            });
+        marks |= in_lanes.unwrap_or(0);
         let splits = || {
             m.leave_two
                 .iter()
                 .zip(near)
                 .take_while(|(s, _)| s.take + 2 <= n)
         };
-        for ((s, &(lo, hi, q)), lanes) in splits().zip(lanes) {
+        for (s, &(lo, hi, q)) in splits() {
             let r = n - s.take;
-            // The first lo at once, where they all lie below r (and with unequal parts none is
-            // r / 2: r ≥ 128).
-            let mut first = 0..lo.min(q);
-            if let Some(l) = lanes.as_ref().filter(|_| q >= lo && r >= 128) {
-                if let Some(x) = near_small_marks(self.isa, vals, r, l, self.small_limit) {
-                    marks |= x;
-                    first = 0..0;
-                }
-            }
+            let first = if in_lanes.is_some() {
+                0..0
+            } else {
+                0..lo.min(q)
+            };
             // The far ones all lie below r (q ≥ hi), unless there are none (lo = hi).
             for range in [first, hi.min(q)..q] {
                 let pairs = self.rare_pos[range.clone()]
@@ -1050,8 +1076,15 @@ impl Sparse {
                 break;
             }
             let r = n - s.take;
-            targets =
-                small_scan::<T, WIDE>(vals, r, 1, last_pair(r, s.unequal) + 1, targets, limit);
+            targets = small_scan::<T, WIDE>(
+                self.isa,
+                vals,
+                r,
+                1,
+                last_pair(r, s.unequal) + 1,
+                targets,
+                limit,
+            );
         }
         Some(if targets == 0 {
             c
