@@ -1561,7 +1561,9 @@ mod avx512 {
     /// target is). While more than two targets are left, a chunk's values are folded into a
     /// word of values seen; then each chunk is compared with the one or two left, a few
     /// instructions (0.167, 2^22 heaps: half its chunks are left with one target, a sixth with
-    /// two). Neither way carries a dependence from chunk to chunk but the targets' word.
+    /// two). Comparing with the targets in vector registers made once per target met, not once
+    /// per chunk, was 4 % faster on 0.167; comparing with up to three or four, or a generic
+    /// loop over them, was slower.
     ///
     /// # Safety
     /// The processor must have AVX-512 F, BW and VBMI; `hi ≤ r + 1`, `r − a < vals.len()` (when
@@ -1612,17 +1614,30 @@ mod avx512 {
             targets &= !(_mm512_reduce_or_epi64(seen) as u64);
         }
         while targets != 0 && a + 64 <= hi {
-            // The one or two targets left (the same one twice when one is); a target is below
-            // the limit, so a pair equal to it is too.
-            let first = targets.trailing_zeros();
-            let second = 63 - targets.leading_zeros();
-            let x = chunk(a);
-            a += 64;
-            if _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(first as i8)) != 0 {
-                targets &= !(1u64 << first);
-            }
-            if _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(second as i8)) != 0 {
-                targets &= !(1u64 << second);
+            // The one or two targets left (the same one twice when one is), compared with each
+            // chunk until one is met: nothing but `a` carries from chunk to chunk. A target is
+            // below the limit, so a pair equal to it is too.
+            let (first, second) = (targets.trailing_zeros(), 63 - targets.leading_zeros());
+            let (one, two) = (
+                _mm512_set1_epi8(first as i8),
+                _mm512_set1_epi8(second as i8),
+            );
+            while a + 64 <= hi {
+                let x = chunk(a);
+                a += 64;
+                let (hit_one, hit_two) = (
+                    _mm512_cmpeq_epi8_mask(x, one) != 0,
+                    _mm512_cmpeq_epi8_mask(x, two) != 0,
+                );
+                if hit_one || hit_two {
+                    if hit_one {
+                        targets &= !(1u64 << first);
+                    }
+                    if hit_two {
+                        targets &= !(1u64 << second);
+                    }
+                    break;
+                }
             }
         }
         (targets, a)
