@@ -370,6 +370,35 @@ pub(super) fn small_bit<const WIDE: bool>(v: u32, limit: u32) -> u64 {
     }
 }
 
+/// Small mode's far marks of a block of heaps: `far[j] |=` [`small_bit`]`(g ⊕ vals[start + j])`
+/// for each column `(start, g)`. On [`Isa::Avx512`] with byte cells and a block of 64, the 64
+/// words stay in registers across the columns (the portable loop reads and writes them once a
+/// column).
+#[inline(always)]
+pub(super) fn small_columns<T: Cell, const WIDE: bool>(
+    isa: Isa,
+    far: &mut [u64],
+    vals: &[T],
+    columns: &[(usize, u32)],
+    limit: u32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 && limit <= 64 {
+        if let (Ok(block), Some(bytes)) = (<&mut [u64; 64]>::try_from(&mut *far), cast::<T, u8>(vals))
+        {
+            // SAFETY: Isa::Avx512 is only chosen when the processor has it.
+            return unsafe { avx512::small_columns(block, bytes, columns, limit) };
+        }
+    }
+    let _ = isa;
+    let len = far.len();
+    for &(start, g) in columns {
+        for (m, &v) in far.iter_mut().zip(&vals[start..start + len]) {
+            *m |= small_bit::<WIDE>(g ^ v.get(), limit);
+        }
+    }
+}
+
 /// Small mode's pairs of a heap `n` with rare positions near 0, as lanes: pair `i` takes the
 /// value `d` below the heap (`d` = take + rare position, at most 64) and its rare value `g`;
 /// `idx[i]` = 64 − d and `g[i]` = g for the first `count` lanes (for [`near_small_marks`]).
@@ -1554,6 +1583,44 @@ mod avx512 {
             acc = _mm512_or_si512(acc, _mm512_sllv_epi64(one, v));
         }
         _mm512_reduce_or_epi64(acc) as u64
+    }
+
+    /// [`super::small_columns`] for a block of 64 heaps, the block's 64 words in eight registers.
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn small_columns(
+        far: &mut [u64; 64],
+        vals: &[u8],
+        columns: &[(usize, u32)],
+        limit: u32,
+    ) {
+        let one = _mm512_set1_epi64(1);
+        let mut acc = [_mm512_setzero_si512(); 8];
+        for &(start, g) in columns {
+            let column = &vals[start..start + 64];
+            let g = _mm512_set1_epi64(i64::from(g));
+            for (k, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: bytes 8k..8k + 8 of the 64 of the column.
+                let v = unsafe {
+                    _mm512_cvtepu8_epi64(_mm_loadl_epi64(column.as_ptr().add(8 * k) as *const _))
+                };
+                // Values of 64 and more shift the bit out.
+                *acc = _mm512_or_si512(*acc, _mm512_sllv_epi64(one, _mm512_xor_si512(v, g)));
+            }
+        }
+        // Values from the limit on mark nothing ([`small_bit`]).
+        let keep = _mm512_set1_epi64(u64::MAX.checked_shr(64 - limit).unwrap_or(0) as i64);
+        for (words, acc) in far.chunks_exact_mut(8).zip(acc) {
+            // SAFETY: 8 words in and out.
+            unsafe {
+                let old = _mm512_loadu_si512(words.as_ptr() as *const __m512i);
+                let new = _mm512_or_si512(old, _mm512_and_si512(acc, keep));
+                _mm512_storeu_si512(words.as_mut_ptr() as *mut __m512i, new);
+            }
+        }
     }
 
     /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on: returns the targets

@@ -41,7 +41,7 @@
 
 use super::kernels::{
     first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
-    scan_keys, small_bit, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
+    scan_keys, small_bit, small_columns, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::{value_span, Cell, Executor, Fill, Overflow};
@@ -913,11 +913,12 @@ impl Sparse {
         // The pairs of the first `lo` rare positions of every split, as vector lanes, and the
         // `lo` of each split they were made for.
         let mut lanes = None;
+        let mut columns = Vec::new();
         let mut lanes_of = vec![usize::MAX; splits];
         let mut b = start;
         while b < end {
             let len = SMALL_BLOCK.min(end - b);
-            self.small_far::<T, WIDE>(&mut far[..len], vals, b, &mut near);
+            self.small_far::<T, WIDE>(&mut far[..len], vals, b, &mut near, &mut columns);
             if near
                 .iter()
                 .map(|&(lo, _, _)| lo)
@@ -969,9 +970,10 @@ impl Sparse {
 
     /// The rare pairs of the heaps `b..b + far.len()` in small mode whose other heap lies before
     /// `b` for all of them, marked rare position by rare position (so that the other heaps of
-    /// successive heaps are successive values); `near` gets, for each split, the range of rare
-    /// positions `lo..hi` this marked (the heaps mark the others themselves; its third member,
-    /// how many rare positions lie below what the split leaves, the heaps keep).
+    /// successive heaps are successive values: [`small_columns`], `columns` its scratch list);
+    /// `near` gets, for each split, the range of rare positions `lo..hi` this marked (the heaps
+    /// mark the others themselves; its third member, how many rare positions lie below what the
+    /// split leaves, the heaps keep).
     #[inline(always)]
     fn small_far<T: Cell, const WIDE: bool>(
         &self,
@@ -979,10 +981,10 @@ impl Sparse {
         vals: &[T],
         b: usize,
         near: &mut [(usize, usize, usize)],
+        columns: &mut Vec<(usize, u32)>,
     ) {
         far.fill(0);
-        let limit = self.small_limit;
-        let bit = |v: u32| small_bit::<WIDE>(v, limit);
+        columns.clear();
         for (s, (lo, hi, _)) in self.moves.leave_two.iter().zip(near.iter_mut()) {
             // Heap b + j leaves r = b + j − t; the partner r − p of p lies before b for every j
             // when p ≥ len − t, and is a heap (at least 1) for every j when p < b − t.
@@ -998,13 +1000,10 @@ impl Sparse {
                     .map_or(*hi, |i| *lo + i);
                 *hi = first;
             }
-            for (&p, &g) in self.rare_pos[*lo..*hi].iter().zip(&self.rare_val[*lo..*hi]) {
-                let column = &vals[b - t - p..b - t - p + far.len()];
-                for (m, &v) in far.iter_mut().zip(column) {
-                    *m |= bit(g ^ v.get());
-                }
-            }
+            let pairs = self.rare_pos[*lo..*hi].iter().zip(&self.rare_val[*lo..*hi]);
+            columns.extend(pairs.map(|(&p, &g)| (b - t - p, g)));
         }
+        small_columns::<T, WIDE>(self.isa, far, vals, columns, self.small_limit);
     }
 
     /// G(n) in small mode (`common`: bit v set when v is common; `far`: the marks of the rare
