@@ -384,7 +384,8 @@ pub(super) fn small_columns<T: Cell, const WIDE: bool>(
 ) {
     #[cfg(target_arch = "x86_64")]
     if isa == Isa::Avx512 && limit <= 64 {
-        if let (Ok(block), Some(bytes)) = (<&mut [u64; 64]>::try_from(&mut *far), cast::<T, u8>(vals))
+        if let (Ok(block), Some(bytes)) =
+            (<&mut [u64; 64]>::try_from(&mut *far), cast::<T, u8>(vals))
         {
             // SAFETY: Isa::Avx512 is only chosen when the processor has it.
             return unsafe { avx512::small_columns(block, bytes, columns, limit) };
@@ -2171,6 +2172,36 @@ mod tests {
                     targets & !seen,
                     "{isa:?}, limit {limit}, r {r}, {lo}..{hi}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn small_columns_as_definition() {
+        let mut next = rng(5);
+        for round in 0..300 {
+            let limit = [64u32, 16, 40][round % 3];
+            let vals: Vec<u8> = (0..300).map(|_| (next() % 80) as u8).collect();
+            let len = if round % 4 == 0 {
+                1 + (next() % 64) as usize
+            } else {
+                64
+            };
+            let columns: Vec<(usize, u32)> = (0..next() % 100)
+                .map(|_| ((next() % (300 - 64)) as usize, (next() % 300) as u32))
+                .collect();
+            let before: Vec<u64> = (0..len).map(|_| next() & next()).collect();
+            let want: Vec<u64> = (0..len)
+                .map(|j| {
+                    columns.iter().fold(before[j], |m, &(start, g)| {
+                        m | small_bit::<true>(g ^ u32::from(vals[start + j]), limit)
+                    })
+                })
+                .collect();
+            for isa in Isa::available() {
+                let mut far = before.clone();
+                small_columns::<u8, true>(isa, &mut far, &vals, &columns, limit);
+                assert_eq!(far, want, "{isa:?}, limit {limit}, round {round}");
             }
         }
     }
