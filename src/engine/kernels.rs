@@ -323,8 +323,9 @@ fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src
 /// pairs `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of
 /// values seen (the compiler vectorises the fold) until no target is left; with `WIDE`, pairs
 /// of value `limit` or more mark nothing ([`small_bit`]). Needs `hi ≤ r + 1` and
-/// `r − lo < vals.len()`. With AVX-512 and byte values, whole chunks go to
-/// [`avx512::small_scan`], which takes the few targets of most chunks one by one.
+/// `r − lo < vals.len()`. With AVX2 or AVX-512 and byte values, whole chunks go to
+/// `avx2::small_scan` or `avx512::small_scan`, which compare the chunks left with one or two
+/// targets with each.
 #[inline(always)]
 pub(super) fn small_scan<T: Cell, const WIDE: bool>(
     isa: Isa,
@@ -338,10 +339,19 @@ pub(super) fn small_scan<T: Cell, const WIDE: bool>(
     assert!(lo >= hi || (hi <= r + 1 && r - lo < vals.len()));
     let (mut a, mut targets) = (lo, targets);
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx512 && limit <= 64 {
+    if limit <= 64 {
         if let Some(bytes) = cast::<T, u8>(vals) {
-            // SAFETY: Isa::Avx512 is only chosen when the processor has it; bounds asserted.
-            (targets, a) = unsafe { avx512::small_scan(bytes, r, a, hi, targets, limit) };
+            // SAFETY (both): the instruction set is only chosen when the processor has it;
+            // bounds asserted.
+            match isa {
+                Isa::Avx512 => {
+                    (targets, a) = unsafe { avx512::small_scan(bytes, r, a, hi, targets, limit) }
+                }
+                Isa::Avx2 => {
+                    (targets, a) = unsafe { avx2::small_scan(bytes, r, a, hi, targets, limit) }
+                }
+                Isa::Portable => {}
+            }
         }
     }
     let _ = isa;
@@ -1001,6 +1011,96 @@ fn cast_mut<T: Cell, U: Cell>(t: &mut Targets<T>) -> Option<&mut Targets<U>> {
 mod avx2 {
     use super::{scan_tail, Targets};
     use std::arch::x86_64::*;
+
+    /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
+    /// `avx512::small_scan` does, in two halves of 32.
+    ///
+    /// # Safety
+    /// The processor must have AVX2; `hi ≤ r + 1`, `r − a < vals.len()` (when `a < hi`) and the
+    /// targets below `limit` ≤ 64.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    pub(super) unsafe fn small_scan(
+        vals: &[u8],
+        r: usize,
+        mut a: usize,
+        hi: usize,
+        mut targets: u64,
+        limit: u32,
+    ) -> (u64, usize) {
+        assert!(a >= hi || (hi <= r + 1 && r - a < vals.len()));
+        assert!(limit <= 64 && targets.checked_shr(limit).unwrap_or(0) == 0);
+        // Reverses the bytes of each 128-bit half; a swap of the halves completes it.
+        let reverse = _mm256_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15,
+        );
+        let reversed =
+            |v: __m256i| _mm256_permute4x64_epi64::<0x4e>(_mm256_shuffle_epi8(v, reverse));
+        // The values of the pairs (b, r − b), b in a..a + 64, in two halves.
+        let chunk = |a: usize| {
+            // SAFETY: as in avx512::small_scan.
+            unsafe {
+                let at = |i: usize| _mm256_loadu_si256(vals.as_ptr().add(i) as *const __m256i);
+                let right = r + 1 - a - 64;
+                (
+                    _mm256_xor_si256(at(a), reversed(at(right + 32))),
+                    _mm256_xor_si256(at(a + 32), reversed(at(right))),
+                )
+            }
+        };
+        let one = _mm256_set1_epi64x(1);
+        while targets.count_ones() > 2 && a + 64 <= hi {
+            let (x0, x1) = chunk(a);
+            a += 64;
+            let mut bytes = [0u8; 64];
+            // SAFETY: 64 bytes into a [u8; 64].
+            unsafe {
+                _mm256_storeu_si256(bytes.as_mut_ptr() as *mut __m256i, x0);
+                _mm256_storeu_si256(bytes.as_mut_ptr().add(32) as *mut __m256i, x1);
+            }
+            let mut seen = _mm256_setzero_si256();
+            for four in bytes.chunks_exact(4) {
+                let v = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(i32::from_le_bytes(
+                    four.try_into().expect("4 bytes"),
+                )));
+                // Values of 64 and more shift the bit out; below 64 but from the limit on,
+                // they set no target's bit.
+                seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one, v));
+            }
+            let folded = _mm_or_si128(
+                _mm256_castsi256_si128(seen),
+                _mm256_extracti128_si256::<1>(seen),
+            );
+            targets &= !((_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64);
+        }
+        while targets != 0 && a + 64 <= hi {
+            let (first, second) = (targets.trailing_zeros(), 63 - targets.leading_zeros());
+            let (one, two) = (
+                _mm256_set1_epi8(first as i8),
+                _mm256_set1_epi8(second as i8),
+            );
+            while a + 64 <= hi {
+                let (x0, x1) = chunk(a);
+                a += 64;
+                let hits = |w: __m256i| {
+                    let eq = _mm256_or_si256(_mm256_cmpeq_epi8(x0, w), _mm256_cmpeq_epi8(x1, w));
+                    _mm256_movemask_epi8(eq) != 0
+                };
+                let (hit_one, hit_two) = (hits(one), hits(two));
+                if hit_one || hit_two {
+                    if hit_one {
+                        targets &= !(1u64 << first);
+                    }
+                    if hit_two {
+                        targets &= !(1u64 << second);
+                    }
+                    break;
+                }
+            }
+        }
+        (targets, a)
+    }
 
     /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys`.
     #[inline]
