@@ -369,6 +369,49 @@ pub(super) fn small_scan<T: Cell, const WIDE: bool>(
     targets
 }
 
+/// The chunks of 64 pairs from `a` on that lie below `hi`, for the kernels of small mode's scan
+/// (`avx2::small_scan`, `avx512::small_scan`): the targets left and where it stopped. While more
+/// than two targets are left, `seen(a)` (the word of the values of the chunk at `a`) clears
+/// them; then `meets(a, one, two)` tells whether the chunk holds the targets `one` and `two`,
+/// as made by `wanted`: the one or two left, the same one twice when one is, made once per
+/// target met so that nothing but `a` carries from chunk to chunk. (0.167, 2^22 heaps: half its
+/// chunks are left with one target, a sixth with two; a compare each is a few instructions,
+/// the word a few dozen. Comparing with three or four targets was slower.) A value from the
+/// limit on sets no target's bit in `seen` (from 64 on, none; below 64, one above every
+/// target), nor is it equal to one.
+#[inline(always)]
+fn small_scan_chunks<W: Copy>(
+    mut a: usize,
+    hi: usize,
+    mut targets: u64,
+    seen: impl Fn(usize) -> u64,
+    wanted: impl Fn(u32) -> W,
+    meets: impl Fn(usize, W, W) -> (bool, bool),
+) -> (u64, usize) {
+    while targets.count_ones() > 2 && a + 64 <= hi {
+        targets &= !seen(a);
+        a += 64;
+    }
+    while targets != 0 && a + 64 <= hi {
+        let (first, second) = (targets.trailing_zeros(), 63 - targets.leading_zeros());
+        let (one, two) = (wanted(first), wanted(second));
+        while a + 64 <= hi {
+            let (hit_one, hit_two) = meets(a, one, two);
+            a += 64;
+            if hit_one || hit_two {
+                if hit_one {
+                    targets &= !(1u64 << first);
+                }
+                if hit_two {
+                    targets &= !(1u64 << second);
+                }
+                break;
+            }
+        }
+    }
+    (targets, a)
+}
+
 /// Bit `v` of a small mode mark word: `1 << v`, or 0 when `WIDE` and `v ≥ limit` (a value the
 /// word does not hold; without `WIDE` every value is below `limit` = 64).
 #[inline(always)]
@@ -1023,9 +1066,9 @@ mod avx2 {
     pub(super) unsafe fn small_scan(
         vals: &[u8],
         r: usize,
-        mut a: usize,
+        a: usize,
         hi: usize,
-        mut targets: u64,
+        targets: u64,
         limit: u32,
     ) -> (u64, usize) {
         assert!(a >= hi || (hi <= r + 1 && r - a < vals.len()));
@@ -1050,9 +1093,8 @@ mod avx2 {
             }
         };
         let one = _mm256_set1_epi64x(1);
-        while targets.count_ones() > 2 && a + 64 <= hi {
+        let seen = |a: usize| {
             let (x0, x1) = chunk(a);
-            a += 64;
             let mut bytes = [0u8; 64];
             // SAFETY: 64 bytes into a [u8; 64].
             unsafe {
@@ -1064,42 +1106,24 @@ mod avx2 {
                 let v = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(i32::from_le_bytes(
                     four.try_into().expect("4 bytes"),
                 )));
-                // Values of 64 and more shift the bit out; below 64 but from the limit on,
-                // they set no target's bit.
                 seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one, v));
             }
             let folded = _mm_or_si128(
                 _mm256_castsi256_si128(seen),
                 _mm256_extracti128_si256::<1>(seen),
             );
-            targets &= !((_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64);
-        }
-        while targets != 0 && a + 64 <= hi {
-            let (first, second) = (targets.trailing_zeros(), 63 - targets.leading_zeros());
-            let (one, two) = (
-                _mm256_set1_epi8(first as i8),
-                _mm256_set1_epi8(second as i8),
-            );
-            while a + 64 <= hi {
-                let (x0, x1) = chunk(a);
-                a += 64;
-                let hits = |w: __m256i| {
-                    let eq = _mm256_or_si256(_mm256_cmpeq_epi8(x0, w), _mm256_cmpeq_epi8(x1, w));
-                    _mm256_movemask_epi8(eq) != 0
-                };
-                let (hit_one, hit_two) = (hits(one), hits(two));
-                if hit_one || hit_two {
-                    if hit_one {
-                        targets &= !(1u64 << first);
-                    }
-                    if hit_two {
-                        targets &= !(1u64 << second);
-                    }
-                    break;
-                }
-            }
-        }
-        (targets, a)
+            (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+        };
+        let meets = |a: usize, one: __m256i, two: __m256i| {
+            let (x0, x1) = chunk(a);
+            let hits = |w: __m256i| {
+                let eq = _mm256_or_si256(_mm256_cmpeq_epi8(x0, w), _mm256_cmpeq_epi8(x1, w));
+                _mm256_movemask_epi8(eq) != 0
+            };
+            (hits(one), hits(two))
+        };
+        let wanted = |t: u32| _mm256_set1_epi8(t as i8);
+        super::small_scan_chunks(a, hi, targets, seen, wanted, meets)
     }
 
     /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys`.
@@ -1724,14 +1748,9 @@ mod avx512 {
         }
     }
 
-    /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on: returns the targets
-    /// left and where it stopped (before `hi` when fewer than 64 pairs are left, or once no
-    /// target is). While more than two targets are left, a chunk's values are folded into a
-    /// word of values seen; then each chunk is compared with the one or two left, a few
-    /// instructions (0.167, 2^22 heaps: half its chunks are left with one target, a sixth with
-    /// two). Comparing with the targets in vector registers made once per target met, not once
-    /// per chunk, was 4 % faster on 0.167; comparing with up to three or four, or a generic
-    /// loop over them, was slower.
+    /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on
+    /// ([`super::small_scan_chunks`]), each chunk one 64-byte load a side and one byte
+    /// permutation to reverse the right side.
     ///
     /// # Safety
     /// The processor must have AVX-512 F, BW and VBMI; `hi ≤ r + 1`, `r − a < vals.len()` (when
@@ -1741,9 +1760,9 @@ mod avx512 {
     pub(super) unsafe fn small_scan(
         vals: &[u8],
         r: usize,
-        mut a: usize,
+        a: usize,
         hi: usize,
-        mut targets: u64,
+        targets: u64,
         limit: u32,
     ) -> (u64, usize) {
         assert!(a >= hi || (hi <= r + 1 && r - a < vals.len()));
@@ -1764,14 +1783,10 @@ mod avx512 {
             }
         };
         let one = _mm512_set1_epi64(1);
-        while targets.count_ones() > 2 && a + 64 <= hi {
-            let x = chunk(a);
-            a += 64;
-            // A value from the limit on sets no target's bit: from 64 on none (the shift
-            // leaves nothing), below 64 one above every target.
+        let seen = |a: usize| {
             let mut bytes = [0u8; 64];
             // SAFETY: 64 bytes into a [u8; 64].
-            unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, x) };
+            unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, chunk(a)) };
             let mut seen = _mm512_setzero_si512();
             for eight in bytes.chunks_exact(8) {
                 let v = _mm512_cvtepu8_epi64(_mm_set1_epi64x(i64::from_le_bytes(
@@ -1779,36 +1794,17 @@ mod avx512 {
                 )));
                 seen = _mm512_or_si512(seen, _mm512_sllv_epi64(one, v));
             }
-            targets &= !(_mm512_reduce_or_epi64(seen) as u64);
-        }
-        while targets != 0 && a + 64 <= hi {
-            // The one or two targets left (the same one twice when one is), compared with each
-            // chunk until one is met: nothing but `a` carries from chunk to chunk. A target is
-            // below the limit, so a pair equal to it is too.
-            let (first, second) = (targets.trailing_zeros(), 63 - targets.leading_zeros());
-            let (one, two) = (
-                _mm512_set1_epi8(first as i8),
-                _mm512_set1_epi8(second as i8),
-            );
-            while a + 64 <= hi {
-                let x = chunk(a);
-                a += 64;
-                let (hit_one, hit_two) = (
-                    _mm512_cmpeq_epi8_mask(x, one) != 0,
-                    _mm512_cmpeq_epi8_mask(x, two) != 0,
-                );
-                if hit_one || hit_two {
-                    if hit_one {
-                        targets &= !(1u64 << first);
-                    }
-                    if hit_two {
-                        targets &= !(1u64 << second);
-                    }
-                    break;
-                }
-            }
-        }
-        (targets, a)
+            _mm512_reduce_or_epi64(seen) as u64
+        };
+        let meets = |a: usize, one: __m512i, two: __m512i| {
+            let x = chunk(a);
+            (
+                _mm512_cmpeq_epi8_mask(x, one) != 0,
+                _mm512_cmpeq_epi8_mask(x, two) != 0,
+            )
+        };
+        let wanted = |t: u32| _mm512_set1_epi8(t as i8);
+        super::small_scan_chunks(a, hi, targets, seen, wanted, meets)
     }
 
     /// [`super::first_open_on`].
