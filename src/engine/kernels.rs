@@ -2227,8 +2227,9 @@ mod tests {
         }
     }
 
-    /// Small mode's near pairs in lanes give the word of the pairs one by one, for limits
-    /// below 64 (values past them mark nothing) and any number of rare positions below 64.
+    /// Small mode's scan (every instruction set, byte values with and without `WIDE`) leaves
+    /// the targets that no pair of its range has as value: values mostly below 8 so that some
+    /// targets stay for many chunks (the kernels' compare phase), limits below 64.
     #[test]
     fn small_scan_as_definition() {
         let mut next = rng(11);
@@ -2272,6 +2273,9 @@ mod tests {
         }
     }
 
+    /// Small mode's far marks of a block (every instruction set) are the columns' words one by
+    /// one, ORed into what the block held: blocks of 64 and shorter, values past the limit and
+    /// rare values past 255.
     #[test]
     fn small_columns_as_definition() {
         let mut next = rng(5);
@@ -2302,6 +2306,9 @@ mod tests {
         }
     }
 
+    /// Small mode's near pairs in lanes give the word of the pairs one by one, for limits
+    /// below 64 (values past them mark nothing) and up to 64 pairs at distances 1 to 64 below
+    /// the heap, repeats included.
     #[test]
     fn near_small_marks_as_one_by_one() {
         let mut next = rng(3);
