@@ -6,8 +6,9 @@
 //! and, when the processor has them, for AVX2 and AVX-512 (see [`Isa`]) — and every loop here is
 //! `#[inline(always)]` so that it takes the instruction set of its caller. A few are written
 //! with intrinsics for one instruction set (`mod avx2`, `mod avx512`: the scans, step 1 in
-//! lanes, small mode's near pairs, the targets' set), each tested against the portable loop or
-//! the definition. What they compute never depends on which instruction set runs them.
+//! lanes, small mode's near pairs, far marks and scan, the targets' set), each tested against
+//! the portable loop or the definition. What they compute never depends on which instruction
+//! set runs them.
 
 use super::scan_keys::ScanKeys;
 use super::Cell;
