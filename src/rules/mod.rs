@@ -141,7 +141,7 @@ impl Rule {
         Rule { finite, tail }
     }
 
-    /// Parses a game code, subtraction set or game name; see [`parse`] for the grammar.
+    /// Parses a game code, subtraction set or game name; the grammar is in `src/rules/parse.rs`.
     pub fn parse(text: &str) -> Result<Rule, RuleError> {
         parse::parse(text)
     }

@@ -4,7 +4,7 @@
 //! picks a balanced part of that list ([`shard`]); [`run`] analyzes each game of the part in
 //! parallel ([`analyze`]: values, statistics, period, fingerprints) and hands every finished
 //! [`GameRecord`] to the caller as it comes, so that the caller can show progress and
-//! checkpoint; the records of all parts go into [`ShardFile`]s that [`merge`] checks and
+//! checkpoint; the records of all parts go into [`ShardFile`]s that [`merge()`] checks and
 //! combines; [`Survey::new`] finally groups equivalent games ([`group`]). Nothing here prints;
 //! `report::survey` writes shard files, JSON and Markdown.
 
@@ -185,7 +185,7 @@ pub struct Survey {
 }
 
 impl Survey {
-    /// Groups the games of a complete survey (one shard of one, or the result of [`merge`]).
+    /// Groups the games of a complete survey (one shard of one, or the result of [`merge()`]).
     pub fn new(file: ShardFile) -> Survey {
         let windows: Vec<Vec<Fingerprint>> =
             file.records.iter().map(|r| r.windows.clone()).collect();
