@@ -20,6 +20,8 @@
 #                                            a single run moves by ±5-10 % on a shared machine.
 #                                            The peers, whose runs are long, run once.
 #        OCTAL_GAMES=/path/to/octal-games scripts/bench.sh
+#        NIMSEQ_ISA=avx2 scripts/bench.sh   nimseq on AVX2 alone (as on a processor without
+#                                            AVX-512 VBMI), recorded as such
 #
 # The machine's own ceiling for T threads: T independent one-thread runs of the same case side by
 # side, their heaps/s added up, over one run alone ("ceiling"). Cores that share a physical core,
@@ -56,6 +58,11 @@ isa="portable"
 if [[ "$flags" == *" avx512vbmi "* && "$flags" == *" avx512_vbmi2 "* && "$flags" == *" avx512_bitalg "* ]]; then
     isa="AVX-512 (VBMI2, BITALG)"
 fi
+# NIMSEQ_ISA (portable or avx2) asks the engine for less, as it does for any nimseq command.
+case "${NIMSEQ_ISA:-}" in
+    portable) isa="portable (NIMSEQ_ISA; the processor has $isa)" ;;
+    avx2) [[ "$isa" != "portable" ]] && isa="AVX2 (NIMSEQ_ISA; the processor has $isa)" ;;
+esac
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 og=$(command -v ogsolve || true)
 
