@@ -342,15 +342,16 @@ pub(super) fn small_scan<T: Cell, const WIDE: bool>(
     #[cfg(target_arch = "x86_64")]
     if limit <= 64 {
         if let Some(bytes) = cast::<T, u8>(vals) {
+            // The kernels compare pair values with the targets as bytes: every target is below
+            // the limit, so no value from the limit on meets one.
+            assert!(targets.checked_shr(limit).unwrap_or(0) == 0);
             // SAFETY (both): the instruction set is only chosen when the processor has it;
-            // bounds asserted.
+            // bounds asserted above.
             match isa {
                 Isa::Avx512 => {
-                    (targets, a) = unsafe { avx512::small_scan(bytes, r, a, hi, targets, limit) }
+                    (targets, a) = unsafe { avx512::small_scan(bytes, r, a, hi, targets) }
                 }
-                Isa::Avx2 => {
-                    (targets, a) = unsafe { avx2::small_scan(bytes, r, a, hi, targets, limit) }
-                }
+                Isa::Avx2 => (targets, a) = unsafe { avx2::small_scan(bytes, r, a, hi, targets) },
                 Isa::Portable => {}
             }
         }
@@ -1060,8 +1061,8 @@ mod avx2 {
     /// `avx512::small_scan` does, in two halves of 32.
     ///
     /// # Safety
-    /// The processor must have AVX2; `hi ≤ r + 1`, `r − a < vals.len()` (when `a < hi`) and the
-    /// targets below `limit` ≤ 64.
+    /// The processor must have AVX2; `hi ≤ r + 1`, `r − a < vals.len()` (when `a < hi`) and
+    /// every target below the limit of the values ([`super::small_scan`] checks them).
     #[inline]
     #[target_feature(enable = "avx2,bmi1,popcnt")]
     pub(super) unsafe fn small_scan(
@@ -1070,10 +1071,7 @@ mod avx2 {
         a: usize,
         hi: usize,
         targets: u64,
-        limit: u32,
     ) -> (u64, usize) {
-        assert!(a >= hi || (hi <= r + 1 && r - a < vals.len()));
-        assert!(limit <= 64 && targets.checked_shr(limit).unwrap_or(0) == 0);
         // Reverses the bytes of each 128-bit half; a swap of the halves completes it.
         let reverse = _mm256_set_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
@@ -1755,7 +1753,8 @@ mod avx512 {
     ///
     /// # Safety
     /// The processor must have AVX-512 F, BW and VBMI; `hi ≤ r + 1`, `r − a < vals.len()` (when
-    /// `a < hi`) and the targets below `limit` ≤ 64.
+    /// `a < hi`) and every target below the limit of the values ([`super::small_scan`] checks
+    /// them).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi1,popcnt")]
     pub(super) unsafe fn small_scan(
@@ -1764,10 +1763,7 @@ mod avx512 {
         a: usize,
         hi: usize,
         targets: u64,
-        limit: u32,
     ) -> (u64, usize) {
-        assert!(a >= hi || (hi <= r + 1 && r - a < vals.len()));
-        assert!(limit <= 64 && targets.checked_shr(limit).unwrap_or(0) == 0);
         let reverse = _mm512_set_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
             24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45,
