@@ -88,6 +88,15 @@ impl ScanKeys {
         ((v & low) | ((v >> 1) & !low)) as u8
     }
 
+    /// The rare value (`popcount(v & mask)` even) whose key is `k`: the key's bits from the
+    /// left-out bit on move up by one, and that bit is the parity of the others.
+    #[inline(always)]
+    pub(super) fn rare_value(&self, k: u8) -> u32 {
+        let (k, low) = (u32::from(k), (1u32 << self.bit) - 1);
+        let v = (k & low) | ((k & !low) << 1);
+        v | ((v & self.mask).count_ones() & 1) << self.bit
+    }
+
     /// Adds the keys of heaps `covered()..vals.len()` (values below 512).
     pub(super) fn extend<T: Cell>(&mut self, vals: &[T]) {
         let start = self.covered;
@@ -218,7 +227,9 @@ mod tests {
         let mut seen = [false; 256];
         for v in rare {
             assert!(!std::mem::replace(&mut seen[keys.key(v) as usize], true));
+            assert_eq!(keys.rare_value(keys.key(v)), v);
         }
+        assert!(seen.iter().all(|&s| s), "every key is a rare value's");
     }
 
     #[test]

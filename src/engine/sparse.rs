@@ -214,7 +214,7 @@ impl Sparse {
 
     /// The same engine with the scan's byte keys (`engine::scan_keys`) kept for `cap` heaps on each
     /// side (at least 64; 2^20 unless said), or with none (`None`: the scan reads the cells),
-    /// for tests and measurements. Keys run only on [`Isa::Avx512`], with 16-bit cells.
+    /// for tests and measurements. Keys run on [`Isa::Avx512`] and [`Isa::Avx2`], with 16-bit cells.
     pub fn with_scan_keys(mut self, cap: Option<usize>) -> Sparse {
         self.keys_cap = cap;
         self.scan_keys = None;
@@ -350,7 +350,7 @@ impl Sparse {
     /// Brings the scan's byte keys to the heaps of `vals` (those before the next block): made
     /// when they apply and are missing, `None` where they do not apply.
     fn refresh_keys<T: Cell>(&mut self, vals: &[T]) {
-        let usable = self.isa == Isa::Avx512 && T::BITS == 16 && !self.dense;
+        let usable = self.isa != Isa::Portable && T::BITS == 16 && !self.dense;
         let bit = ScanKeys::key_bit(self.mask, self.width).filter(|_| usable);
         let (Some(bit), Some(cap)) = (bit, self.keys_cap) else {
             self.scan_keys = None;
