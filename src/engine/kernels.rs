@@ -206,10 +206,11 @@ impl Columns<'_> {
 /// one per 16-bit lane, their marks kept in registers of 16 keys a lane (a subtraction, a shift
 /// and an OR a register per 32 pairs, no store per pair), then ORed into the rows. About three
 /// times faster than a store per pair with 8 registers (Officers' columns, AVX-512 on Zen 4:
-/// 0.13 against 0.43 ns a pair). With `all_common` the caller knows that every value of the
-/// columns is common (no other heap of a pair is a rare position: the rare positions all lie
-/// below half the heaps) and the class test per pair is left out. Returns false, having done
-/// nothing, where it cannot run (not [`Isa::Avx512`], or values wider than 16 bits); the caller
+/// 0.13 against 0.43 ns a pair). With AVX2, 8 heaps at a time in 32-bit lanes
+/// (`avx2::lane_marks`). With `all_common` the caller knows that every value of the columns is
+/// common (no other heap of a pair is a rare position: the rare positions all lie below half
+/// the heaps) and the class test per pair is left out. Returns false, having done
+/// nothing, where it cannot run (the portable build, or values wider than 16 bits); the caller
 /// marks with [`mark_columns`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -224,7 +225,7 @@ pub(super) fn lane_marks<T: Cell>(
     keys: &LaneKeys,
     all_common: bool,
 ) -> bool {
-    if isa != Isa::Avx512 || T::BITS > 16 {
+    if isa == Isa::Portable || T::BITS > 16 {
         return false;
     }
     if len == 0 || cols.is_empty() {
@@ -240,31 +241,22 @@ pub(super) fn lane_marks<T: Cell>(
         // a quarter of the far chunks' own time with four chunks a thread: it grows with the
         // rare positions).
         unsafe {
+            // Registers of 16 keys a lane on AVX-512, of 32 on AVX2 (half as many, at least 1).
             macro_rules! regs {
-                ($all:literal) => {
+                ($set:ident, $all:literal, $($r:literal / $r2:literal),*) => {
                     match keys.regs {
-                        1 => avx512::lane_marks::<T, 1, $all>(
+                        $($r => $set::lane_marks::<T, $r2, $all>(
                             rows, stride, used, vals, cols, len, keys,
-                        ),
-                        4 => avx512::lane_marks::<T, 4, $all>(
-                            rows, stride, used, vals, cols, len, keys,
-                        ),
-                        8 => avx512::lane_marks::<T, 8, $all>(
-                            rows, stride, used, vals, cols, len, keys,
-                        ),
-                        12 => avx512::lane_marks::<T, 12, $all>(
-                            rows, stride, used, vals, cols, len, keys,
-                        ),
-                        _ => avx512::lane_marks::<T, 16, $all>(
-                            rows, stride, used, vals, cols, len, keys,
-                        ),
+                        ),)*
+                        _ => unreachable!("LaneKeys::REGS"),
                     }
                 };
             }
-            if all_common {
-                regs!(true)
-            } else {
-                regs!(false)
+            match (isa == Isa::Avx512, all_common) {
+                (true, true) => regs!(avx512, true, 1 / 1, 4 / 4, 8 / 8, 12 / 12, 16 / 16),
+                (true, false) => regs!(avx512, false, 1 / 1, 4 / 4, 8 / 8, 12 / 12, 16 / 16),
+                (false, true) => regs!(avx2, true, 1 / 1, 4 / 2, 8 / 4, 12 / 6, 16 / 8),
+                (false, false) => regs!(avx2, false, 1 / 1, 4 / 2, 8 / 4, 12 / 6, 16 / 8),
             }
         }
         true
@@ -1088,7 +1080,7 @@ fn cast_mut<T: Cell, U: Cell>(t: &mut Targets<T>) -> Option<&mut Targets<U>> {
 /// against the key set of the targets with nibble lookups (`vpshufb`).
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{scan_tail, ScanKeys, Targets};
+    use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
     use std::arch::x86_64::*;
 
     /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
@@ -1287,6 +1279,130 @@ mod avx2 {
             steps += batch;
         }
         Err(a)
+    }
+
+    /// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
+    /// 32-bit lanes by a variable count, not 16-bit ones), their marks kept in `R` registers of
+    /// 32 keys a lane; then, heap by heap, the values of the row looked up in the heap's keys
+    /// with byte shuffles (32 values a step).
+    ///
+    /// # Safety
+    /// The processor must have AVX2; `used` a multiple of 32, at most 512 and at most
+    /// `stride`; `(len − 1) · stride + used ≤ rows.len()` and `len ≤ vals.len()`. A column
+    /// past the values panics.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>(
+        rows: &mut [u8],
+        stride: usize,
+        used: usize,
+        vals: &[T],
+        cols: &[Columns<'_>],
+        len: usize,
+        keys: &LaneKeys,
+    ) {
+        let one = _mm256_set1_epi32(1);
+        let low = _mm256_set1_epi32(i32::from(keys.low));
+        let mask = _mm256_set1_epi32(i32::from(keys.mask));
+        // Bit i of 0x6996: the parity of the 4-bit value i.
+        let parity = _mm256_set1_epi32(0x6996);
+        let nibble = _mm256_set1_epi32(15);
+        // Values `at..at + 8` as 32-bit lanes.
+        let load = |at: *const T| {
+            // SAFETY: the callers below give 8 values from `at` on.
+            unsafe {
+                if T::BITS == 8 {
+                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(at as *const __m128i))
+                } else {
+                    _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i))
+                }
+            }
+        };
+        let mut lanes = [[0u32; 8]; R];
+        for h0 in (0..len).step_by(8) {
+            let n = (len - h0).min(8);
+            let mut acc = [_mm256_setzero_si256(); R];
+            for (q, g) in cols.iter().flat_map(Columns::iter) {
+                assert!(q <= vals.len() - len, "a column past the values");
+                let at = q + h0;
+                let x = if n == 8 {
+                    // at + 8 ≤ q + len ≤ vals.len() (checked above).
+                    load(vals[at..].as_ptr())
+                } else {
+                    let mut tail = [T::default(); 8];
+                    tail[..n].copy_from_slice(&vals[at..at + n]);
+                    load(tail.as_ptr())
+                };
+                let x = _mm256_xor_si256(x, _mm256_set1_epi32(g as i32));
+                // Bits below b from x, the others from x >> 1.
+                let key = _mm256_or_si256(
+                    _mm256_and_si256(x, low),
+                    _mm256_andnot_si256(low, _mm256_srli_epi32(x, 1)),
+                );
+                let key = if ALL_COMMON {
+                    key
+                } else {
+                    // Common values (popcount(x & mask) odd) keep their key, the others get one
+                    // past every register.
+                    let p = _mm256_and_si256(x, mask);
+                    let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 8));
+                    let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 4));
+                    let odd = _mm256_and_si256(
+                        _mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)),
+                        one,
+                    );
+                    _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
+                };
+                for (w, a) in acc.iter_mut().enumerate() {
+                    // 1 << (key − 32w) in register w; 0 where that is not in 0..32.
+                    let shift = _mm256_sub_epi32(key, _mm256_set1_epi32(32 * w as i32));
+                    *a = _mm256_or_si256(*a, _mm256_sllv_epi32(one, shift));
+                }
+            }
+            for (w, a) in acc.iter().enumerate() {
+                // SAFETY: 32 bytes into a [u32; 8].
+                unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
+            }
+            let bit_of = _mm256_setr_epi8(
+                1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+                -128, 1, 2, 4, 8, 16, 32, 64, -128,
+            );
+            let (seven, fifteen) = (_mm256_set1_epi8(7), _mm256_set1_epi8(15));
+            for k in 0..n {
+                // The keys of heap h0 + k: key i is bit i & 7 of byte i >> 3.
+                let mut words = [0u32; 8];
+                for (w, lane) in lanes.iter().enumerate() {
+                    words[w] = lane[k];
+                }
+                // SAFETY: 32 bytes of a [u32; 8].
+                let set = unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) };
+                let (below, above) = (
+                    _mm256_permute2x128_si256::<0x00>(set, set),
+                    _mm256_permute2x128_si256::<0x11>(set, set),
+                );
+                let row = rows[(h0 + k) * stride..].as_mut_ptr();
+                for c in (0..used).step_by(32) {
+                    // SAFETY: c + 32 ≤ 512 bytes of the tables; (h0 + k) · stride + c + 32 ≤
+                    // (len − 1) · stride + used ≤ rows.len().
+                    unsafe {
+                        let key = _mm256_loadu_si256(keys.key_of.as_ptr().add(c) as *const __m256i);
+                        let cls = _mm256_loadu_si256(keys.common.as_ptr().add(c) as *const __m256i);
+                        // Byte key >> 3 of the set: bit 7 of the key picks the half.
+                        let idx = _mm256_and_si256(_mm256_srli_epi16(key, 3), fifteen);
+                        let byte = _mm256_blendv_epi8(
+                            _mm256_shuffle_epi8(below, idx),
+                            _mm256_shuffle_epi8(above, idx),
+                            key,
+                        );
+                        let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(key, seven));
+                        let unmarked =
+                            _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
+                        let at = row.add(c) as *mut __m256i;
+                        let hit = _mm256_andnot_si256(unmarked, cls);
+                        _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), hit));
+                    }
+                }
+            }
+        }
     }
 
     /// Reverses the 32 bytes of `v`.
@@ -2220,10 +2336,8 @@ mod tests {
     /// lengths off the 32 lanes, masks whose lowest bit is 0, 1 or 3.
     #[test]
     fn lane_marks_mark_the_common_values_below_their_limit() {
-        if !Isa::available().contains(&Isa::Avx512) {
-            return;
-        }
         fn run<T: Cell>(
+            isa: Isa,
             next: &mut impl FnMut() -> u64,
             width: usize,
             mask: u32,
@@ -2272,15 +2386,7 @@ mod tests {
                     .collect();
                 let mut rows = start.clone();
                 assert!(lane_marks(
-                    Isa::Avx512,
-                    &mut rows,
-                    stride,
-                    width,
-                    &vals,
-                    &runs,
-                    len,
-                    &keys,
-                    all_common
+                    isa, &mut rows, stride, width, &vals, &runs, len, &keys, all_common
                 ));
                 let mut want = start;
                 for &(q, g) in &cols {
@@ -2293,18 +2399,23 @@ mod tests {
                 }
                 assert_eq!(
                     rows, want,
-                    "width {width} mask {mask:#x} regs {regs} len {len}"
+                    "{isa:?} width {width} mask {mask:#x} regs {regs} len {len}"
                 );
                 assert!((0..keys.limit()).all(|v| is_rare(v, mask) || key(v) < 16 * regs as u32));
             }
         }
         let mut next = rng(11);
-        for regs in LaneKeys::REGS {
-            for mask in [1u32, 0x1ee, 0xfe, 0x1f8, 0x7] {
-                for all_common in [false, true] {
-                    run::<u8>(&mut next, 256, mask & 0xff, regs, all_common);
-                    for width in [64, 256, 512] {
-                        run::<u16>(&mut next, width, mask, regs, all_common);
+        for isa in Isa::available() {
+            if isa == Isa::Portable {
+                continue;
+            }
+            for regs in LaneKeys::REGS {
+                for mask in [1u32, 0x1ee, 0xfe, 0x1f8, 0x7] {
+                    for all_common in [false, true] {
+                        run::<u8>(isa, &mut next, 256, mask & 0xff, regs, all_common);
+                        for width in [64, 256, 512] {
+                            run::<u16>(isa, &mut next, width, mask, regs, all_common);
+                        }
                     }
                 }
             }
@@ -2315,12 +2426,14 @@ mod tests {
     /// its base, by a panic (it reads the values unchecked).
     #[test]
     fn lane_marks_reject_columns_past_the_values() {
-        if !Isa::available().contains(&Isa::Avx512) {
-            return;
-        }
         let keys = LaneKeys::new(0x1ee, 8).expect("a mask lanes take");
         let vals = vec![3u16; 100];
-        for (base, p, len) in [(100, 1, 2), (60, 0, 41), (5, 6, 1), (70, 10, 40)] {
+        let sets = Isa::available()
+            .into_iter()
+            .filter(|&isa| isa != Isa::Portable);
+        for (isa, (base, p, len)) in sets
+            .flat_map(|isa| [(100, 1, 2), (60, 0, 41), (5, 6, 1), (70, 10, 40)].map(|c| (isa, c)))
+        {
             let (pos, val) = ([p], [0]);
             let cols = [Columns {
                 base,
@@ -2329,20 +2442,14 @@ mod tests {
             }];
             let mut rows = vec![0u8; len * 576];
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                lane_marks(
-                    Isa::Avx512,
-                    &mut rows,
-                    576,
-                    512,
-                    &vals,
-                    &cols,
-                    len,
-                    &keys,
-                    false,
-                )
+                lane_marks(isa, &mut rows, 576, 512, &vals, &cols, len, &keys, false)
             }));
             // The last is the largest column that fits: q + len = 100.
-            assert_eq!(run.is_err(), base != 70, "base {base}, p {p}, len {len}");
+            assert_eq!(
+                run.is_err(),
+                base != 70,
+                "{isa:?} base {base}, p {p}, len {len}"
+            );
         }
     }
 
