@@ -642,23 +642,24 @@ fn open_bits(row: &[u8; 16], class: &[u8; 16]) -> u32 {
     }
 }
 
-/// The values a scan looks for. A map with one byte per value says which are still targets; the
-/// scan ends when every target has been met. With AVX2, a 256-bit set of the
-/// targets' *keys* lets a chunk of 32 pairs be tested with a few byte shuffles: the key is the
-/// value itself below 256, and for values below 512 the value with its highest mask bit taken
-/// out, which tells rare values apart (that bit is the parity of the others); a common value may
-/// share a key with a target, so a hit is always confirmed in the map. With AVX-512 (values
-/// below 512 in cells of 8 or 16 bits) the 512-bit set of the targets themselves is all there
-/// is: no map, no list (`bits`), the set made from a row with a few vector compares.
+/// The values a scan looks for; the scan ends when every target has been met. On the portable
+/// loops (and for values of 512 or more) a map with one byte per value says which are still
+/// targets. With AVX2 or AVX-512 (values below 512 in cells of 8 or 16 bits) the 512-bit set of
+/// the targets is all there is (`bits`: no map, no list), made from a row with a few vector
+/// compares. AVX2 adds a 256-bit set of the targets' *keys*, with which a chunk of 32 pairs is
+/// tested by a few byte shuffles: the key is the value itself below 256, and for values below
+/// 512 the value with its highest mask bit taken out, which tells rare values apart (that bit
+/// is the parity of the others); a common value may share a key with a target, so a hit is
+/// confirmed in the set of values.
 #[derive(Debug, Clone)]
 pub(super) struct Targets<T> {
     /// Values are below this power of two.
     width: usize,
-    /// The set `keys` is the targets, and `map` and `all` are not kept.
+    /// The set `values` is the targets, and `map` and `all` are not kept.
     bits: bool,
     /// `map[v] == 1` while `v` is a target (empty with `bits`).
     map: Vec<u8>,
-    /// The targets as set (some may have been met since).
+    /// The targets as set (some may have been met since; empty with `bits`).
     all: Vec<T>,
     /// Targets not yet met.
     need: usize,
@@ -667,12 +668,11 @@ pub(super) struct Targets<T> {
     listed: bool,
     /// The bits of a value kept in place by its key (the rest move down by one).
     low: u32,
-    /// Where the key of each value is in `keys`: byte index × 256 + bit.
-    slots: Vec<u16>,
-    /// The set of keys of the targets: key `k` is bit `(k >> 4) & 7` of byte
-    /// `16 * (k >> 7) + (k & 15)` (the layout of the AVX2 nibble lookups); with [`Isa::Avx512`]
-    /// the set of the targets themselves, value `v` bit `v & 7` of byte `v >> 3`.
-    keys: [u8; 64],
+    /// With `bits`, the set of the targets: value `v` is bit `v & 7` of byte `v >> 3`.
+    values: [u8; 64],
+    /// With `bits` on [`Isa::Avx2`], the set of their keys: key `k` is bit `k & 7` of byte
+    /// `k >> 3`.
+    keys: [u8; 32],
     /// How chunks of pairs are tested.
     isa: Isa,
     /// Room for the values an AVX-512 scan finds between two looks at them (kept here so
@@ -690,7 +690,7 @@ impl<T: Cell> Targets<T> {
         } else {
             (1u32 << (31 - mask.max(1).leading_zeros())) - 1
         };
-        let bits = isa == Isa::Avx512 && width <= 512 && T::BITS <= 16;
+        let bits = isa != Isa::Portable && width <= 512 && T::BITS <= 16;
         Targets {
             width,
             bits,
@@ -700,44 +700,17 @@ impl<T: Cell> Targets<T> {
             list: [T::default(); FEW],
             listed: false,
             low,
-            slots: if width <= 512 && !bits {
-                (0..width as u32)
-                    .map(|v| {
-                        let k = (v & low) | ((v >> 1) & !low);
-                        let (byte, bit) = if isa == Isa::Avx512 {
-                            (v >> 3, v & 7)
-                        } else {
-                            (16 * (k >> 7) + (k & 15), (k >> 4) & 7)
-                        };
-                        byte as u16 * 256 + (1 << bit)
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            keys: [0; 64],
+            values: [0; 64],
+            keys: [0; 32],
             isa,
             found: Vec::new(),
         }
     }
 
-    /// Whether the key set covers the values (below 512).
+    /// The key of `v` (below 512).
     #[inline(always)]
-    fn keyed(&self) -> bool {
-        self.width <= 512
-    }
-
-    /// Whether `v` (below 512) is in the set of `bits`, and where: its byte and bit.
-    #[inline(always)]
-    fn bit_slot(&self, v: usize) -> (usize, u8) {
-        (v >> 3, 1 << (v & 7))
-    }
-
-    /// Where the key of `v` is in `keys`: the byte and the bit.
-    #[inline(always)]
-    fn key_slot(&self, v: u32) -> (usize, u8) {
-        let s = self.slots[v as usize];
-        ((s >> 8) as usize, s as u8)
+    fn key(&self, v: u32) -> u32 {
+        (v & self.low) | ((v >> 1) & !self.low)
     }
 
     /// Replaces the targets: the values `v < end` with `row[v] == 0` and `class[v] != 0`. The
@@ -746,10 +719,19 @@ impl<T: Cell> Targets<T> {
     pub(super) fn set_open(&mut self, row: &[u8], class: &[u8], end: usize) {
         #[cfg(target_arch = "x86_64")]
         if self.bits {
-            // SAFETY: `bits` is only set on Isa::Avx512, which the processor has. The set is
-            // written whole: nothing else is kept.
-            self.need =
-                unsafe { avx512::open_set(&mut self.keys, row, class, end.min(self.width)) };
+            let end = end.min(self.width);
+            // SAFETY: `bits` is only set on a vector instruction set, which the processor
+            // has. The sets are written whole: nothing else is kept.
+            self.need = unsafe {
+                if self.isa == Isa::Avx512 {
+                    avx512::open_set(&mut self.values, row, class, end)
+                } else {
+                    avx2::open_set(&mut self.values, row, class, end)
+                }
+            };
+            if self.isa == Isa::Avx2 {
+                self.keys_of_values();
+            }
             return;
         }
         self.clear();
@@ -759,36 +741,47 @@ impl<T: Cell> Targets<T> {
             all.push(T::from_u32(v));
         });
         self.need = self.all.len();
-        if self.keyed() {
-            for i in 0..self.all.len() {
-                let (byte, bit) = self.key_slot(self.all[i].get());
-                self.keys[byte] |= bit;
+    }
+
+    /// The key set of the set of values (rare values: no two share a key).
+    #[inline(always)]
+    fn keys_of_values(&mut self) {
+        let word = |w: usize| u64::from_le_bytes(self.values[8 * w..8 * w + 8].try_into().unwrap());
+        let mut keys = [0u64; 4];
+        let b = (self.low.wrapping_add(1)).trailing_zeros();
+        if self.low == u32::MAX {
+            // Below 256 the key is the value.
+            keys = [word(0), word(1), word(2), word(3)];
+        } else if b >= 6 {
+            // Key word kw joins the two value words that differ in bit b − 6 only.
+            let half = 1 << (b - 6);
+            for (kw, key) in keys.iter_mut().enumerate() {
+                let w = (kw & (half - 1)) | ((kw & !(half - 1)) << 1);
+                *key = word(w) | word(w + half);
             }
+        } else {
+            for w in 0..8 {
+                let mut bits = word(w);
+                while bits != 0 {
+                    let k = self.key(64 * w as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                    keys[(k >> 6) as usize] |= 1 << (k & 63);
+                }
+            }
+        }
+        for (kw, key) in keys.iter().enumerate() {
+            self.keys[8 * kw..8 * kw + 8].copy_from_slice(&key.to_le_bytes());
         }
     }
 
-    /// Forgets the targets of the map and the list (a set of `bits` is written whole instead).
+    /// Forgets the targets of the map and the list (the sets of `bits` are written whole
+    /// instead).
     fn clear(&mut self) {
         debug_assert!(!self.bits);
         for v in self.all.drain(..) {
             self.map[v.get() as usize] = 0;
         }
         self.need = 0;
-        self.listed = false;
-        self.keys = [0; 64];
-    }
-
-    /// Takes the targets whose key has left the key set out of the map (after a scan that met
-    /// targets on their keys alone).
-    fn map_to_keys(&mut self) {
-        debug_assert!(!self.bits && self.keyed());
-        for &v in &self.all {
-            let v = v.get();
-            let s = self.slots[v as usize];
-            if self.keys[usize::from(s >> 8)] & s as u8 == 0 {
-                self.map[v as usize] = 0;
-            }
-        }
         self.listed = false;
     }
 
@@ -801,8 +794,8 @@ impl<T: Cell> Targets<T> {
     /// The least target not yet met.
     pub(super) fn least_left(&self) -> Option<u32> {
         if self.bits {
-            let byte = self.keys.iter().position(|&b| b != 0)?;
-            return Some(8 * byte as u32 + self.keys[byte].trailing_zeros());
+            let byte = self.values.iter().position(|&b| b != 0)?;
+            return Some(8 * byte as u32 + self.values[byte].trailing_zeros());
         }
         self.all
             .iter()
@@ -816,13 +809,17 @@ impl<T: Cell> Targets<T> {
     pub(super) fn meet(&mut self, v: u32, row: &mut [u8]) -> bool {
         let i = v as usize & (self.width - 1);
         if self.bits {
-            let (byte, bit) = self.bit_slot(i);
-            if self.keys[byte] & bit == 0 {
+            let (byte, bit) = (i >> 3, 1 << (i & 7));
+            if self.values[byte] & bit == 0 {
                 return false;
             }
-            self.keys[byte] &= !bit;
+            self.values[byte] &= !bit;
             row[i] = 1;
             self.need -= 1;
+            if self.isa == Isa::Avx2 {
+                let k = self.key(i as u32);
+                self.keys[(k >> 3) as usize] &= !(1 << (k & 7));
+            }
             return true;
         }
         if self.map[i] == 0 {
@@ -831,10 +828,6 @@ impl<T: Cell> Targets<T> {
         self.map[i] = 0;
         row[i] = 1;
         self.need -= 1;
-        if self.keyed() {
-            let (byte, bit) = self.key_slot(v);
-            self.keys[byte] &= !bit;
-        }
         if self.listed && self.need > 0 {
             let gone = T::from_u32(v);
             let keep = *self
@@ -852,18 +845,19 @@ impl<T: Cell> Targets<T> {
     }
 
     /// [`Targets::meet`] without a branch on whether `v` is a target: marks `v` in `row` if it
-    /// is, and removes it. For the AVX2 scans, which see pair values whose key is a target's
-    /// (their map and keys kept, the list not used).
+    /// is, and removes it and its key. For the AVX2 scans, which see pair values whose key is
+    /// a target's.
     #[inline(always)]
     fn meet_any(&mut self, v: T, row: &mut [u8]) {
-        debug_assert!(!self.bits && !self.listed && self.keyed());
+        debug_assert!(self.bits && self.isa == Isa::Avx2);
         let i = v.get() as usize & (self.width - 1);
-        let target = self.map[i];
-        self.map[i] = 0;
+        let target = (self.values[i >> 3] >> (i & 7)) & 1;
+        self.values[i >> 3] &= !(1 << (i & 7));
         row[i] |= target;
         self.need -= usize::from(target);
-        let s = self.slots[i];
-        self.keys[usize::from(s >> 8)] &= !(s as u8 * target);
+        // The key only goes with the target: a common value may share it.
+        let k = self.key(i as u32);
+        self.keys[(k >> 3) as usize] &= !(target << (k & 7));
     }
 
     /// Fills the list once few targets are left.
@@ -967,7 +961,7 @@ pub(super) fn scan<T: Cell>(
         }};
     }
     #[cfg(target_arch = "x86_64")]
-    if tg.keyed() {
+    if tg.bits {
         match tg.isa {
             Isa::Avx512 => on_cells!(avx512),
             Isa::Avx2 => on_cells!(avx2),
@@ -1047,7 +1041,7 @@ pub(super) fn scan_keys<T: Cell>(
             // SAFETY (both): the instruction set is only chosen when the processor has it;
             // the chunks lie within the keys (checked above: the right side's rare positions
             // are the caller's matter, not a bound).
-            if t.bits {
+            if t.isa == Isa::Avx512 {
                 return unsafe { avx512::scan_keys(row, t, keys, r, lo, end) };
             }
             // The targets' keys leave out the bit the scan's keys do.
@@ -1151,33 +1145,80 @@ mod avx2 {
         super::small_scan_chunks(a, hi, targets, seen, wanted, meets)
     }
 
-    /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys`.
+    /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys` (key `k` is bit
+    /// `k & 7` of byte `k >> 3`).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn key_hits(k: __m256i, keys: &[u8; 64]) -> u32 {
-        // SAFETY: the loads read 16 bytes each of the first 32 bytes of the array.
-        let (lo_t, hi_t) = unsafe {
-            (
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(keys.as_ptr() as *const __m128i)),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                    keys.as_ptr().add(16) as *const __m128i
-                )),
-            )
-        };
-        let bit_t = _mm256_setr_epi8(
+    fn key_hits(k: __m256i, keys: &[u8; 32]) -> u32 {
+        // SAFETY: 32 bytes of the set.
+        let set = unsafe { _mm256_loadu_si256(keys.as_ptr() as *const __m256i) };
+        let (below, above) = (
+            _mm256_permute2x128_si256::<0x00>(set, set),
+            _mm256_permute2x128_si256::<0x11>(set, set),
+        );
+        !(_mm256_movemask_epi8(not_in(k, below, above)) as u32)
+    }
+
+    /// 0xFF in the lanes of the 32 bytes `k` that are not in the 256-bit set whose bytes 0–15
+    /// are `below` and 16–31 `above` (each in both halves), 0 in the others.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
+        let bit_of = _mm256_setr_epi8(
             1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
             -128, 1, 2, 4, 8, 16, 32, 64, -128,
         );
-        let nib = _mm256_set1_epi8(0x0F);
-        let l = _mm256_and_si256(k, nib);
-        let h = _mm256_and_si256(_mm256_srli_epi16(k, 4), nib);
-        let row = _mm256_blendv_epi8(
-            _mm256_shuffle_epi8(lo_t, l),
-            _mm256_shuffle_epi8(hi_t, l),
+        // Byte k >> 3 of the set: bit 7 of k picks the half.
+        let idx = _mm256_and_si256(_mm256_srli_epi16(k, 3), _mm256_set1_epi8(15));
+        let byte = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(below, idx),
+            _mm256_shuffle_epi8(above, idx),
             k,
         );
-        let hit = _mm256_and_si256(row, _mm256_shuffle_epi8(bit_t, h));
-        !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256())) as u32)
+        let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(k, _mm256_set1_epi8(7)));
+        _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
+    }
+
+    /// The set of the values `v < end` with `row[v] == 0` and `class[v] != 0` (value `v` bit
+    /// `v & 7` of byte `v >> 3`), 32 values a step; returns how many.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn open_set(
+        set: &mut [u8; 64],
+        row: &[u8],
+        class: &[u8],
+        end: usize,
+    ) -> usize {
+        let len = row.len().min(512);
+        assert!(len.is_multiple_of(32) && class.len() >= len);
+        let mut count = 0;
+        for (w, word) in set.chunks_exact_mut(4).enumerate() {
+            let i = 32 * w;
+            let mut open = 0u32;
+            if i < len && i < end {
+                // SAFETY: i + 32 ≤ len ≤ row.len(), class.len().
+                let (r, c) = unsafe {
+                    (
+                        _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
+                        _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
+                    )
+                };
+                let zero = _mm256_setzero_si256();
+                let closed = _mm256_or_si256(
+                    _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
+                    _mm256_cmpeq_epi8(c, zero),
+                );
+                open = !(_mm256_movemask_epi8(closed) as u32);
+                if end < i + 32 {
+                    open &= (1u32 << (end - i)) - 1;
+                }
+            }
+            count += open.count_ones() as usize;
+            word.copy_from_slice(&open.to_le_bytes());
+        }
+        count
     }
 
     /// [`super::scan_keys`] (its checks done), 32 pairs a step: the left and right keys of a
@@ -1199,7 +1240,7 @@ mod avx2 {
         let (left, left_rare, right) = keys.sides(r, lo);
         assert!(end <= left.len() && end - lo <= right.len() && row.len() >= 512);
         let shift = lo & 7;
-        let step = |at: usize, set: &[u8; 64], xs: &mut [u8; 32]| {
+        let step = |at: usize, set: &[u8; 32], xs: &mut [u8; 32]| {
             // SAFETY: at + 32 ≤ end ≤ left.len(), at − lo + 32 ≤ right.len() (checked above);
             // the bitmap has 16 bytes past the byte of heap left.len() − 1; 32 bytes into xs.
             unsafe {
@@ -1213,19 +1254,18 @@ mod avx2 {
                 key_hits(x, set) & !rare
             }
         };
-        // A hit is met on its key alone (its value, a pair's, is marked whether or not it is
-        // a target still); the map follows the keys on the way out.
+        // A hit's key names its rare value, a pair's: marked whether or not it is a target
+        // still, and taken out of both sets.
         let meet = |tg: &mut Targets<u16>, k: u8, row: &mut [u8]| {
-            let (byte, bit) = (16 * (k >> 7) + (k & 15), 1u8 << ((k >> 4) & 7));
-            let slot = &mut tg.keys[usize::from(byte)];
-            tg.need -= usize::from(*slot & bit != 0);
-            *slot &= !bit;
+            let v = keys.rare_value(k) as usize;
+            let byte = &mut tg.values[v >> 3];
+            tg.need -= usize::from((*byte >> (v & 7)) & 1);
+            *byte &= !(1 << (v & 7));
+            tg.keys[usize::from(k >> 3)] &= !(1 << (k & 7));
             // SAFETY: rare values are below 512 ≤ row.len() (checked above).
-            unsafe { *row.get_unchecked_mut(keys.rare_value(k) as usize) = 1 };
+            unsafe { *row.get_unchecked_mut(v) = 1 };
         };
-        let stop = scan_steps(row, tg, lo, end, step, meet);
-        tg.map_to_keys();
-        stop
+        scan_steps(row, tg, lo, end, step, meet)
     }
 
     /// Steps of 32 pairs between two looks at the hits of [`scan_steps`], once the first few
@@ -1248,7 +1288,7 @@ mod avx2 {
         tg: &mut Targets<U>,
         lo: usize,
         end: usize,
-        mut step: impl FnMut(usize, &[u8; 64], &mut [T; 32]) -> u32,
+        mut step: impl FnMut(usize, &[u8; 32], &mut [T; 32]) -> u32,
         meet: impl Fn(&mut Targets<U>, T, &mut [u8]),
     ) -> Result<usize, usize> {
         let mut xs = [[T::default(); 32]; BATCH];
@@ -1362,11 +1402,6 @@ mod avx2 {
                 // SAFETY: 32 bytes into a [u32; 8].
                 unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
             }
-            let bit_of = _mm256_setr_epi8(
-                1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
-                -128, 1, 2, 4, 8, 16, 32, 64, -128,
-            );
-            let (seven, fifteen) = (_mm256_set1_epi8(7), _mm256_set1_epi8(15));
             for k in 0..n {
                 // The keys of heap h0 + k: key i is bit i & 7 of byte i >> 3.
                 let mut words = [0u32; 8];
@@ -1386,18 +1421,8 @@ mod avx2 {
                     unsafe {
                         let key = _mm256_loadu_si256(keys.key_of.as_ptr().add(c) as *const __m256i);
                         let cls = _mm256_loadu_si256(keys.common.as_ptr().add(c) as *const __m256i);
-                        // Byte key >> 3 of the set: bit 7 of the key picks the half.
-                        let idx = _mm256_and_si256(_mm256_srli_epi16(key, 3), fifteen);
-                        let byte = _mm256_blendv_epi8(
-                            _mm256_shuffle_epi8(below, idx),
-                            _mm256_shuffle_epi8(above, idx),
-                            key,
-                        );
-                        let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(key, seven));
-                        let unmarked =
-                            _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
                         let at = row.add(c) as *mut __m256i;
-                        let hit = _mm256_andnot_si256(unmarked, cls);
+                        let hit = _mm256_andnot_si256(not_in(key, below, above), cls);
                         _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), hit));
                     }
                 }
@@ -1575,7 +1600,7 @@ mod avx2 {
         lo: usize,
         hi: usize,
     ) -> Option<usize> {
-        let step = |a: usize, set: &[u8; 64], xs: &mut [u8; 32]| {
+        let step = |a: usize, set: &[u8; 32], xs: &mut [u8; 32]| {
             // SAFETY: as in mark_pairs_u8; 32 bytes into xs.
             unsafe {
                 let x = pairs_u8(left, right, rr, a);
@@ -1607,7 +1632,7 @@ mod avx2 {
                 _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
             )
         };
-        let step = |a: usize, set: &[u8; 64], xs: &mut [u16; 32]| {
+        let step = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
             // SAFETY: as in mark_pairs_u8.
             let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
             store_u16(xs, x0, x1);
@@ -1679,9 +1704,9 @@ mod avx512 {
     #[target_feature(enable = "avx512f")]
     fn store_set<T>(tg: &mut Targets<T>, set: __m512i) {
         // SAFETY: writes the 64 bytes of the set.
-        unsafe { _mm512_storeu_si512(tg.keys.as_mut_ptr() as *mut __m512i, set) };
+        unsafe { _mm512_storeu_si512(tg.values.as_mut_ptr() as *mut __m512i, set) };
         tg.need = tg
-            .keys
+            .values
             .chunks_exact(8)
             .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")).count_ones() as usize)
             .sum();
@@ -1694,7 +1719,7 @@ mod avx512 {
     macro_rules! scan_loop {
         ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $found:ident, $chunk:ident) => {{
             // SAFETY: reads the 64 bytes of the set.
-            let mut set = unsafe { _mm512_loadu_si512($tg.keys.as_ptr() as *const __m512i) };
+            let mut set = unsafe { _mm512_loadu_si512($tg.values.as_ptr() as *const __m512i) };
             let mut a = $lo;
             let mut chunks = 0;
             while a + 64 <= $hi {
@@ -1751,7 +1776,7 @@ mod avx512 {
         };
         let (zero_at, one_at) = (word(&|j| insert(j, 0)), word(&|j| insert(j, 1)));
         // SAFETY: reads the 64 bytes of the set.
-        let values = unsafe { _mm512_loadu_si512(tg.keys.as_ptr() as *const __m512i) };
+        let values = unsafe { _mm512_loadu_si512(tg.values.as_ptr() as *const __m512i) };
         let mut set = _mm512_or_si512(
             _mm512_permutexvar_epi64(zero_at, values),
             _mm512_permutexvar_epi64(one_at, values),
@@ -2744,6 +2769,28 @@ mod tests {
             on_keys += usize::from(keys.chunks_end(rr, lo, hi, last_rare) > lo);
         }
         assert!(on_keys > 200, "only {on_keys} rounds had chunks on keys");
+    }
+
+    /// The AVX2 key set made from a set of rare values (whole words for key bits 6 to 8, value
+    /// by value below) holds the key of each value and nothing else.
+    #[test]
+    fn key_set_of_the_values_as_value_by_value() {
+        let mut next = rng(5);
+        for round in 0..3000 {
+            let width = [256usize, 512][round % 2];
+            let mask = 1 + (next() % (width as u64 - 1)) as u32;
+            let mut tg = Targets::<u16>::new(width, mask, Isa::Avx2);
+            let mut want = [0u8; 32];
+            for v in 0..width as u32 {
+                if is_rare(v, mask) && next().is_multiple_of(3) {
+                    tg.values[(v >> 3) as usize] |= 1 << (v & 7);
+                    let k = tg.key(v);
+                    want[(k >> 3) as usize] |= 1 << (k & 7);
+                }
+            }
+            tg.keys_of_values();
+            assert_eq!(tg.keys, want, "width {width}, mask {mask:#x}");
+        }
     }
 
     #[test]
