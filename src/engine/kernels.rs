@@ -1070,8 +1070,9 @@ fn cast_mut<T: Cell, U: Cell>(t: &mut Targets<T>) -> Option<&mut Targets<U>> {
     })
 }
 
-/// The scan with AVX2: 32 pairs at a time, reversed with byte shuffles, their keys tested
-/// against the key set of the targets with nibble lookups (`vpshufb`).
+/// The loops with AVX2: the scans, 32 pairs at a time (reversed with byte shuffles, or on the
+/// byte keys), their keys tested against the key set of the targets with byte lookups
+/// (`vpshufb`); step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
