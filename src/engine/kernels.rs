@@ -1052,6 +1052,40 @@ pub(super) fn scan_keys<T: Cell>(
     Err(lo)
 }
 
+/// The loop of the kernels' `open_set`: writes into `set` the set (value `v`: bit `v & 7` of
+/// byte `v >> 3`) of the values `v < end` with `row[v] == 0` and `class[v] != 0`, for rows of at
+/// most 512 values, a multiple of a step of `8 · BYTES` values; `open(i)` gives those bits for
+/// the step from `i` on, which lies within `row` and `class` (checked here). Returns how many
+/// there are. The set is written and counted a word at a time: read back whole right after
+/// eight narrower stores, it would wait for them to reach the cache (Officers' finisher spent
+/// 180 cycles a heap here).
+#[inline(always)]
+fn open_set_steps<const BYTES: usize>(
+    set: &mut [u8; 64],
+    row: &[u8],
+    class: &[u8],
+    end: usize,
+    mut open: impl FnMut(usize) -> u64,
+) -> usize {
+    let step = 8 * BYTES;
+    let len = row.len().min(512);
+    assert!(BYTES <= 8 && len.is_multiple_of(step) && class.len() >= len);
+    let mut count = 0;
+    for (w, word) in set.chunks_exact_mut(BYTES).enumerate() {
+        let i = step * w;
+        let mut bits = 0u64;
+        if i < len && i < end {
+            bits = open(i);
+            if end < i + step {
+                bits &= (1u64 << (end - i)) - 1;
+            }
+        }
+        count += bits.count_ones() as usize;
+        word.copy_from_slice(&bits.to_le_bytes()[..BYTES]);
+    }
+    count
+}
+
 /// `s` as a slice of `U` when `T` is `U`.
 #[inline(always)]
 fn cast<T: Cell, U: Cell>(s: &[T]) -> Option<&[U]> {
@@ -1180,8 +1214,7 @@ mod avx2 {
         _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
     }
 
-    /// The set of the values `v < end` with `row[v] == 0` and `class[v] != 0` (value `v` bit
-    /// `v & 7` of byte `v >> 3`), 32 values a step; returns how many.
+    /// [`super::open_set_steps`] 32 values a step.
     ///
     /// # Safety
     /// The processor must have AVX2.
@@ -1192,34 +1225,21 @@ mod avx2 {
         class: &[u8],
         end: usize,
     ) -> usize {
-        let len = row.len().min(512);
-        assert!(len.is_multiple_of(32) && class.len() >= len);
-        let mut count = 0;
-        for (w, word) in set.chunks_exact_mut(4).enumerate() {
-            let i = 32 * w;
-            let mut open = 0u32;
-            if i < len && i < end {
-                // SAFETY: i + 32 ≤ len ≤ row.len(), class.len().
-                let (r, c) = unsafe {
-                    (
-                        _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
-                        _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
-                    )
-                };
-                let zero = _mm256_setzero_si256();
-                let closed = _mm256_or_si256(
-                    _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
-                    _mm256_cmpeq_epi8(c, zero),
-                );
-                open = !(_mm256_movemask_epi8(closed) as u32);
-                if end < i + 32 {
-                    open &= (1u32 << (end - i)) - 1;
-                }
-            }
-            count += open.count_ones() as usize;
-            word.copy_from_slice(&open.to_le_bytes());
-        }
-        count
+        super::open_set_steps::<4>(set, row, class, end, |i| {
+            // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver).
+            let (r, c) = unsafe {
+                (
+                    _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
+                )
+            };
+            let zero = _mm256_setzero_si256();
+            let closed = _mm256_or_si256(
+                _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
+                _mm256_cmpeq_epi8(c, zero),
+            );
+            u64::from(!(_mm256_movemask_epi8(closed) as u32))
+        })
     }
 
     /// [`super::scan_keys`] (its checks done), 32 pairs a step: the left and right keys of a
@@ -1897,11 +1917,7 @@ mod avx512 {
         }
     }
 
-    /// Writes into `set` the set (value `v`: bit `v & 7` of byte `v >> 3`) of the values
-    /// `v < end` with `row[v] == 0` and `class[v] != 0`, for rows of at most 512 values, a
-    /// multiple of 64; returns how many there are. The set is written and counted a word at a
-    /// time: read back whole right after eight narrower stores, it would wait for them to
-    /// reach the cache (Officers' finisher spent 180 cycles a heap here).
+    /// [`super::open_set_steps`] 64 values a step.
     ///
     /// # Safety
     /// The processor must have AVX-512 F and BW.
@@ -1912,29 +1928,16 @@ mod avx512 {
         class: &[u8],
         end: usize,
     ) -> usize {
-        let len = row.len().min(512);
-        assert!(len.is_multiple_of(64) && class.len() >= len);
-        let mut count = 0;
-        for (w, word) in set.chunks_exact_mut(8).enumerate() {
-            let i = 64 * w;
-            let mut open = 0u64;
-            if i < len && i < end {
-                // SAFETY: i + 64 ≤ len ≤ row.len(), class.len().
-                let (r, c) = unsafe {
-                    (
-                        _mm512_loadu_si512(row.as_ptr().add(i) as *const __m512i),
-                        _mm512_loadu_si512(class.as_ptr().add(i) as *const __m512i),
-                    )
-                };
-                open = _mm512_testn_epi8_mask(r, r) & _mm512_test_epi8_mask(c, c);
-                if end < i + 64 {
-                    open &= (1u64 << (end - i)) - 1;
-                }
-            }
-            count += open.count_ones() as usize;
-            word.copy_from_slice(&open.to_le_bytes());
-        }
-        count
+        super::open_set_steps::<8>(set, row, class, end, |i| {
+            // SAFETY: i + 64 ≤ row.len(), class.len() (checked by the driver).
+            let (r, c) = unsafe {
+                (
+                    _mm512_loadu_si512(row.as_ptr().add(i) as *const __m512i),
+                    _mm512_loadu_si512(class.as_ptr().add(i) as *const __m512i),
+                )
+            };
+            _mm512_testn_epi8_mask(r, r) & _mm512_test_epi8_mask(c, c)
+        })
     }
 
     /// [`super::near_small_marks`] on the 64 values below `r` (`window`).
