@@ -746,7 +746,9 @@ impl<T: Cell> Targets<T> {
     /// The key set of the set of values (rare values: no two share a key).
     #[inline(always)]
     fn keys_of_values(&mut self) {
-        let word = |w: usize| u64::from_le_bytes(self.values[8 * w..8 * w + 8].try_into().unwrap());
+        let word = |w: usize| {
+            u64::from_le_bytes(self.values[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+        };
         let mut keys = [0u64; 4];
         let b = (self.low.wrapping_add(1)).trailing_zeros();
         if self.low == u32::MAX {
