@@ -18,7 +18,7 @@ use super::Cell;
 pub enum Isa {
     /// What the build targets (SSE2 on x86-64).
     Portable,
-    /// x86-64 with AVX2 and BMI2, detected at run time.
+    /// x86-64 with AVX2, BMI1, BMI2, POPCNT and LZCNT, detected at run time.
     Avx2,
     /// x86-64 with AVX2 and the AVX-512 extensions of Ice Lake and Zen 4 (F, BW, VL, VBMI,
     /// VBMI2, BITALG), detected at run time. Processors with only the first AVX-512 extensions
@@ -43,7 +43,9 @@ impl Isa {
         #[cfg(target_arch = "x86_64")]
         {
             use std::is_x86_feature_detected as has;
-            if has!("avx2") && has!("bmi2") {
+            // Every feature the AVX2 loops are compiled with (`lzcnt` run where the processor
+            // lacks it would be `bsr`: wrong, not a fault).
+            if has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt") {
                 if has!("avx512f")
                     && has!("avx512bw")
                     && has!("avx512vl")
