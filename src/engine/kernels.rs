@@ -10,7 +10,7 @@
 //! the portable loop or the definition. What they compute never depends on which instruction
 //! set runs them.
 
-use super::scan_keys::ScanKeys;
+use super::scan_keys::{key_without, ScanKeys};
 use super::Cell;
 
 /// The instruction set the engine's hot paths run on.
@@ -152,7 +152,7 @@ impl LaneKeys {
             return None;
         }
         let low = (1u32 << b) - 1;
-        let key = |v: u32| ((v >> 1) & !low) | (v & low);
+        let key = |v: u32| key_without(v, low);
         let keys = 16 * regs as u32;
         let limit = (0..1 << 16).find(|&v| key(v) >= keys).unwrap_or(1 << 16);
         let mut lk = LaneKeys {
@@ -712,7 +712,7 @@ impl<T: Cell> Targets<T> {
     /// The key of `v` (below 512).
     #[inline(always)]
     fn key(&self, v: u32) -> u32 {
-        (v & self.low) | ((v >> 1) & !self.low)
+        key_without(v, self.low)
     }
 
     /// Replaces the targets: the values `v < end` with `row[v] == 0` and `class[v] != 0`. The
@@ -1190,12 +1190,18 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     fn key_hits(k: __m256i, keys: &[u8; 32]) -> u32 {
         // SAFETY: 32 bytes of the set.
-        let set = unsafe { _mm256_loadu_si256(keys.as_ptr() as *const __m256i) };
-        let (below, above) = (
+        let (below, above) = halves(unsafe { _mm256_loadu_si256(keys.as_ptr() as *const __m256i) });
+        !(_mm256_movemask_epi8(not_in(k, below, above)) as u32)
+    }
+
+    /// A 256-bit set as [`not_in`] wants it: bytes 0–15 in both halves, and bytes 16–31.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn halves(set: __m256i) -> (__m256i, __m256i) {
+        (
             _mm256_permute2x128_si256::<0x00>(set, set),
             _mm256_permute2x128_si256::<0x11>(set, set),
-        );
-        !(_mm256_movemask_epi8(not_in(k, below, above)) as u32)
+        )
     }
 
     /// 0xFF in the lanes of the 32 bytes `k` that are not in the 256-bit set whose bytes 0–15
@@ -1248,7 +1254,7 @@ mod avx2 {
 
     /// [`super::scan_keys`] (its checks done), 32 pairs a step: the left and right keys of a
     /// step are one load each (the right side is stored reversed), their XOR looked up in the
-    /// targets' key set; a hit's key names its rare value, which is met in the map.
+    /// targets' key set; a hit's key names its rare value, which is met in the set of values.
     ///
     /// # Safety
     /// The processor must have AVX2; the chunks must be within the keys
@@ -1435,11 +1441,8 @@ mod avx2 {
                     words[w] = lane[k];
                 }
                 // SAFETY: 32 bytes of a [u32; 8].
-                let set = unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) };
-                let (below, above) = (
-                    _mm256_permute2x128_si256::<0x00>(set, set),
-                    _mm256_permute2x128_si256::<0x11>(set, set),
-                );
+                let (below, above) =
+                    halves(unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) });
                 let row = rows[(h0 + k) * stride..].as_mut_ptr();
                 for c in (0..used).step_by(32) {
                     // SAFETY: c + 32 ≤ 512 bytes of the tables; (h0 + k) · stride + c + 32 ≤
@@ -1736,8 +1739,6 @@ mod avx512 {
             .chunks_exact(8)
             .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")).count_ones() as usize)
             .sum();
-        // The list, if one was made, may hold values met here: make it again when needed.
-        tg.listed = false;
     }
 
     /// The scan loop: `$chunk(a, set, found)` looks at the 64 pairs from `a` on, writes the

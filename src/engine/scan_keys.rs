@@ -17,6 +17,14 @@
 use super::Cell;
 use crate::classes::is_rare;
 
+/// The key of `v` without the bit above `low` (a mask `2^b − 1`): the bits of `low` stay in
+/// place, those above bit `b` move down by one. Linear in `v`; the same map serves the scan's
+/// keys, the AVX2 targets' keys (`b` the mask's highest bit) and the lanes' keys (its lowest).
+#[inline(always)]
+pub(super) fn key_without(v: u32, low: u32) -> u32 {
+    (v & low) | ((v >> 1) & !low)
+}
+
 /// Heaps whose keys are kept on each side (1 MiB of keys each, 2 MiB of buffer on the right).
 pub(super) const KEYS_CAP: usize = 1 << 20;
 
@@ -84,8 +92,7 @@ impl ScanKeys {
     /// The key of a value below 512.
     #[inline(always)]
     pub(super) fn key(&self, v: u32) -> u8 {
-        let low = (1u32 << self.bit) - 1;
-        ((v & low) | ((v >> 1) & !low)) as u8
+        key_without(v, (1u32 << self.bit) - 1) as u8
     }
 
     /// The rare value (`popcount(v & mask)` even) whose key is `k`: the key's bits from the

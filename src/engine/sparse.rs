@@ -28,9 +28,10 @@
 //!
 //! **Step 1 in lanes.** With AVX-512 the rare pairs of columns that cover a whole chunk are
 //! marked 32 heaps at a time, one heap per 16-bit lane, as keys of common values kept in
-//! registers ([`lane_marks`]): no store per pair (with AVX2, 8 heaps at a time in 32-bit lanes). Common values past the registers' keys are
-//! left out: such a heap is *clipped*, and marked again pair by pair in the rare case that its
-//! least open common value lies past them ([`Sparse::unclip`]).
+//! registers ([`lane_marks`]): no store per pair (with AVX2, 8 heaps at a time in 32-bit
+//! lanes). Common values past the registers' keys are left out: such a heap is *clipped*, and
+//! marked again pair by pair in the rare case that its least open common value lies past them
+//! ([`Sparse::unclip`]).
 //!
 //! **Instruction sets.** The far chunks and the finishing loop are compiled three times, for
 //! the build's baseline, AVX2 and AVX-512 (picked at run time, [`Isa`]); the loops they run are
@@ -214,7 +215,8 @@ impl Sparse {
 
     /// The same engine with the scan's byte keys (`engine::scan_keys`) kept for `cap` heaps on each
     /// side (at least 64; 2^20 unless said), or with none (`None`: the scan reads the cells),
-    /// for tests and measurements. Keys run on [`Isa::Avx512`] and [`Isa::Avx2`], with 16-bit cells.
+    /// for tests and measurements. Keys run on [`Isa::Avx512`] and [`Isa::Avx2`], with 16-bit
+    /// cells.
     pub fn with_scan_keys(mut self, cap: Option<usize>) -> Sparse {
         self.keys_cap = cap;
         self.scan_keys = None;
