@@ -23,8 +23,10 @@
 //! that reach into the block before, the first scans), then those of the next block (the rare
 //! pairs below this block). The calling thread, once the block's chunks are all taken, finishes
 //! the block's heaps in order, each as soon as its chunk is done, while the others go on with
-//! the next block; then it takes what is left of those ([`Sparse::block`]). The marks are a
-//! pure function of the values, so the output is the same for any thread count.
+//! the next block; then it takes what is left of those ([`Sparse::block`]). The other threads
+//! are a [`Crew`] for the whole of a `fill` call: they spin between blocks rather than wait for
+//! a new job each block. The marks are a pure function of the values, so the output is the
+//! same for any thread count.
 //!
 //! **Step 1 in lanes.** With AVX-512 the rare pairs of columns that cover a whole chunk are
 //! marked 32 heaps at a time, one heap per 16-bit lane, as keys of common values kept in
@@ -40,6 +42,7 @@
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
+use super::executor::Crew;
 use super::kernels::{
     first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
     scan_keys, small_bit, small_columns, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
@@ -510,25 +513,40 @@ impl Fill for Sparse {
         self.sync(&vals[..start]);
         // Small mode is serial: it runs on this thread rather than on one of the pool's, handed
         // over at every call (0.167 2^24 on two threads: 1.51/1.55 s in the pool, 1.35/1.48 s
-        // here, 1.41/1.49 s on one thread, min/median of 6 on AMD EPYC Zen 4). Blocks it leaves
-        // to the other mode enter the pool by themselves (`Executor::with_helpers`).
-        if self.small_mode() {
-            return self.fill_blocks(vals, start, end);
-        }
+        // here, 1.41/1.49 s on one thread, min/median of 6 on AMD EPYC Zen 4). The blocks run
+        // with the pool's other threads as a crew, kept at hand from block to block.
         let exec = self.exec.clone();
-        exec.install(|| self.fill_blocks(vals, start, end))
+        let mut pos = start;
+        while pos < end {
+            let pool = exec.threads() > 1;
+            let mut reached = pos;
+            if !pool || self.small_mode() {
+                reached = self.fill_blocks(&Crew::alone(), vals, pos, end, pool)?;
+            }
+            if reached == pos {
+                reached = exec.crew(|crew| self.fill_blocks(crew, vals, pos, end, false))?;
+            }
+            pos = reached;
+        }
+        Ok(())
     }
 }
 
 impl Sparse {
-    /// Fills heaps `start..end` block by block: the far work of a block on every thread, then
-    /// its near work on this one.
+    /// Fills heaps `start..end` block by block: the far work of a block on this thread and the
+    /// `crew`, then its near work on this one; small mode where it applies. Returns where it
+    /// stopped: `end`, or earlier for the caller to go on with another crew: with
+    /// `crew_wanted` (the crew is this thread alone, the executor has more) before a block,
+    /// and with helpers, where small mode applies again after a block (it runs on the
+    /// caller's thread).
     fn fill_blocks<T: Cell>(
         &mut self,
+        crew: &Crew<'_>,
         vals: &mut [T],
         start: usize,
         end: usize,
-    ) -> Result<(), Overflow> {
+        crew_wanted: bool,
+    ) -> Result<usize, Overflow> {
         let mut pos = start;
         // When set: the rows of heaps pos..bend hold their options with every heap below `lim`,
         // and (if `scanned`) the first scans of those pairs.
@@ -549,6 +567,9 @@ impl Sparse {
             }
             let stale = self.maybe_rechoose(&vals[..pos]);
             if self.small_mode() {
+                if !crew.is_alone() && pos > start {
+                    return Ok(pos);
+                }
                 ahead = None;
                 let reached = self.fill_small(vals, pos, end);
                 self.covered = reached;
@@ -557,6 +578,9 @@ impl Sparse {
                     continue;
                 }
                 // The value of heap `pos` may not be below 64: the blocks find it.
+            }
+            if crew_wanted {
+                return Ok(pos);
             }
             let (bend, this) = match ahead.take() {
                 Some(a) if !stale && a.scanned => (a.end, Part::resume(a.lim, pos)),
@@ -577,6 +601,7 @@ impl Sparse {
             let nend = end.min(bend + self.block_len());
             let mut late = Late::default();
             let (outcome, added) = self.block(
+                crew,
                 (&mut rows, &mut scans, &mut next_rows, &mut next_scans),
                 before,
                 &mut rest[..bend - pos],
@@ -607,7 +632,7 @@ impl Sparse {
             }
             self.covered = pos;
         }
-        Ok(())
+        Ok(pos)
     }
 }
 
@@ -646,6 +671,7 @@ impl Sparse {
     /// histogram of the values found.
     fn block<T: Cell>(
         &self,
+        crew: &Crew<'_>,
         (rows, scans, next_rows, next_scans): (
             &mut Vec<u8>,
             &mut Vec<FarScan>,
@@ -740,7 +766,7 @@ impl Sparse {
             take(true);
             (outcome, fin.hist)
         };
-        self.exec.with_helpers(finish, helper)
+        crew.round(finish, &helper)
     }
 
     /// `rows` and `scans` for `count` heaps (grown as needed), cut into chunks of heaps for the
