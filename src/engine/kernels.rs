@@ -820,9 +820,11 @@ impl<T: Cell> Targets<T> {
             self.values[byte] &= !bit;
             row[i] = 1;
             self.need -= 1;
+            #[cfg(target_arch = "x86_64")]
             if self.isa == Isa::Avx2 {
-                let k = self.key(i as u32);
-                self.keys[(k >> 3) as usize] &= !(1 << (k & 7));
+                // SAFETY: targets are only made for an instruction set the processor has.
+                let k = self.key(i as u32) as u8;
+                unsafe { avx2::take_key(&mut self.keys, k) };
             }
             return true;
         }
@@ -849,19 +851,18 @@ impl<T: Cell> Targets<T> {
     }
 
     /// [`Targets::meet`] without a branch on whether `v` is a target: marks `v` in `row` if it
-    /// is, and removes it and its key. For the AVX2 scans, which see pair values whose key is
-    /// a target's.
+    /// is, and removes it. Returns its key and 1 if it was a target, else 0: the AVX2 scans,
+    /// which see pair values whose key is a target's, take the key out of the key set they
+    /// hold only then (a common value may share it).
     #[inline(always)]
-    fn meet_any(&mut self, v: T, row: &mut [u8]) {
+    fn meet_any(&mut self, v: T, row: &mut [u8]) -> (u8, u8) {
         debug_assert!(self.bits && self.isa == Isa::Avx2);
         let i = v.get() as usize & (self.width - 1);
         let target = (self.values[i >> 3] >> (i & 7)) & 1;
         self.values[i >> 3] &= !(1 << (i & 7));
         row[i] |= target;
         self.need -= usize::from(target);
-        // The key only goes with the target: a common value may share it.
-        let k = self.key(i as u32);
-        self.keys[(k >> 3) as usize] &= !(target << (k & 7));
+        (self.key(i as u32) as u8, target)
     }
 
     /// Fills the list once few targets are left.
@@ -1184,14 +1185,42 @@ mod avx2 {
         super::small_scan_chunks(a, hi, targets, seen, wanted, meets)
     }
 
-    /// Lanes of 32 keys (bytes, in pair order) whose key is in the set `keys` (key `k` is bit
-    /// `k & 7` of byte `k >> 3`).
+    /// Lanes of 32 keys (bytes, in pair order) whose key is in the 256-bit set `set` (key `k`
+    /// is bit `k & 7` of byte `k >> 3`).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn key_hits(k: __m256i, keys: &[u8; 32]) -> u32 {
-        // SAFETY: 32 bytes of the set.
-        let (below, above) = halves(unsafe { _mm256_loadu_si256(keys.as_ptr() as *const __m256i) });
+    fn set_hits(k: __m256i, set: __m256i) -> u32 {
+        let (below, above) = halves(set);
         !(_mm256_movemask_epi8(not_in(k, below, above)) as u32)
+    }
+
+    /// Takes key `k` out of the 256-bit set `keys` (key `k` is bit `k & 7` of byte `k >> 3`)
+    /// with one 32-byte load and store: a later load of the whole set that follows a one-byte
+    /// store into it waits for that store to reach the cache, where one that follows a store
+    /// of the same 32 bytes gets them forwarded.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn take_key(keys: &mut [u8; 32], k: u8) {
+        let p = keys.as_mut_ptr() as *mut __m256i;
+        // SAFETY: the 32 bytes of `keys`.
+        unsafe { _mm256_storeu_si256(p, without_key(_mm256_loadu_si256(p), k, 1)) };
+    }
+
+    /// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn without_key(set: __m256i, k: u8, take: u8) -> __m256i {
+        let byte = _mm256_cmpeq_epi8(
+            _mm256_setr_epi8(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                23, 24, 25, 26, 27, 28, 29, 30, 31,
+            ),
+            _mm256_set1_epi8((k >> 3) as i8),
+        );
+        _mm256_andnot_si256(
+            _mm256_and_si256(byte, _mm256_set1_epi8((take << (k & 7)) as i8)),
+            set,
+        )
     }
 
     /// A 256-bit set as [`not_in`] wants it: bytes 0–15 in both halves, and bytes 16–31.
@@ -1271,7 +1300,7 @@ mod avx2 {
         let (left, left_rare, right) = keys.sides(r, lo);
         assert!(end <= left.len() && end - lo <= right.len() && row.len() >= 512);
         let shift = lo & 7;
-        let step = |at: usize, set: &[u8; 32], xs: &mut [u8; 32]| {
+        let step = |at: usize, set: __m256i, xs: &mut [u8; 32]| {
             // SAFETY: at + 32 ≤ end ≤ left.len(), at − lo + 32 ≤ right.len() (checked above);
             // the bitmap has 16 bytes past the byte of heap left.len() − 1; 32 bytes into xs.
             unsafe {
@@ -1282,17 +1311,17 @@ mod avx2 {
                 let x = _mm256_xor_si256(l, g);
                 _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x);
                 // A heap that is a rare position gives a common value: left out.
-                key_hits(x, set) & !rare
+                set_hits(x, set) & !rare
             }
         };
         // A hit's key names its rare value, a pair's: marked whether or not it is a target
         // still, and taken out of both sets.
-        let meet = |tg: &mut Targets<u16>, k: u8, row: &mut [u8]| {
+        let meet = |tg: &mut Targets<u16>, set: &mut __m256i, k: u8, row: &mut [u8]| {
             let v = keys.rare_value(k) as usize;
             let byte = &mut tg.values[v >> 3];
             tg.need -= usize::from((*byte >> (v & 7)) & 1);
             *byte &= !(1 << (v & 7));
-            tg.keys[usize::from(k >> 3)] &= !(1 << (k & 7));
+            *set = without_key(*set, k, 1);
             // SAFETY: rare values are below 512 ≤ row.len() (checked above).
             unsafe { *row.get_unchecked_mut(v) = 1 };
         };
@@ -1320,37 +1349,47 @@ mod avx2 {
         tg: &mut Targets<U>,
         lo: usize,
         end: usize,
-        mut step: impl FnMut(usize, &[u8; 32], &mut [T; 32]) -> u32,
-        meet: impl Fn(&mut Targets<U>, T, &mut [u8]),
+        mut step: impl FnMut(usize, __m256i, &mut [T; 32]) -> u32,
+        meet: impl Fn(&mut Targets<U>, &mut __m256i, T, &mut [u8]),
     ) -> Result<usize, usize> {
+        // The targets' keys, held in a register through the scan and stored back at its end: a
+        // load of the set after a one-byte store into it would wait for that store to reach
+        // the cache (about half the steps have a hit).
+        // SAFETY: the 32 bytes of the set (AVX2: this function is inlined into AVX2 code).
+        let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
         let mut xs = [[T::default(); 32]; BATCH];
         let mut hits = [0u32; BATCH];
         let mut a = lo;
         let mut steps = 0;
-        while a + 32 <= end {
-            let batch = if steps < FIRST { 1 } else { BATCH }.min((end - a) / 32);
-            let mut any = 0;
-            for j in 0..batch {
-                hits[j] = step(a + 32 * j, &tg.keys, &mut xs[j]);
-                any |= hits[j];
-            }
-            if any != 0 {
+        let found = 'scan: {
+            while a + 32 <= end {
+                let batch = if steps < FIRST { 1 } else { BATCH }.min((end - a) / 32);
+                let mut any = 0;
                 for j in 0..batch {
-                    let mut h = hits[j];
-                    while h != 0 {
-                        let i = h.trailing_zeros() as usize;
-                        h &= h - 1;
-                        meet(tg, xs[j][i], row);
-                        if tg.need == 0 {
-                            return Ok(a + 32 * j + i + 1);
+                    hits[j] = step(a + 32 * j, set, &mut xs[j]);
+                    any |= hits[j];
+                }
+                if any != 0 {
+                    for j in 0..batch {
+                        let mut h = hits[j];
+                        while h != 0 {
+                            let i = h.trailing_zeros() as usize;
+                            h &= h - 1;
+                            meet(tg, &mut set, xs[j][i], row);
+                            if tg.need == 0 {
+                                break 'scan Ok(a + 32 * j + i + 1);
+                            }
                         }
                     }
                 }
+                a += 32 * batch;
+                steps += batch;
             }
-            a += 32 * batch;
-            steps += batch;
-        }
-        Err(a)
+            Err(a)
+        };
+        // SAFETY: as above.
+        unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
+        found
     }
 
     /// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
@@ -1607,7 +1646,10 @@ mod avx2 {
     /// its value ([`Targets::meet_any`]), the pairs past the last whole step one by one.
     macro_rules! scan_cells {
         ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $step:ident) => {{
-            let meet = |tg: &mut Targets<_>, v, row: &mut [u8]| tg.meet_any(v, row);
+            let meet = |tg: &mut Targets<_>, set: &mut __m256i, v, row: &mut [u8]| {
+                let (k, target) = tg.meet_any(v, row);
+                *set = without_key(*set, k, target);
+            };
             match scan_steps($row, $tg, $lo, $hi, $step, meet) {
                 Ok(stop) => Some(stop),
                 Err(a) => scan_tail($row, $tg, $left, $right, $rr, a, $hi),
@@ -1629,12 +1671,12 @@ mod avx2 {
         lo: usize,
         hi: usize,
     ) -> Option<usize> {
-        let step = |a: usize, set: &[u8; 32], xs: &mut [u8; 32]| {
+        let step = |a: usize, set: __m256i, xs: &mut [u8; 32]| {
             // SAFETY: as in mark_pairs_u8; 32 bytes into xs.
             unsafe {
                 let x = pairs_u8(left, right, rr, a);
                 _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x);
-                key_hits(x, set)
+                set_hits(x, set)
             }
         };
         scan_cells!(row, tg, left, right, rr, lo, hi, step)
@@ -1661,13 +1703,13 @@ mod avx2 {
                 _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
             )
         };
-        let step = |a: usize, set: &[u8; 32], xs: &mut [u16; 32]| {
+        let step = |a: usize, set: __m256i, xs: &mut [u16; 32]| {
             // SAFETY: as in mark_pairs_u8.
             let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
             store_u16(xs, x0, x1);
             // Packing interleaves the 128-bit halves; the permutation puts the keys in order.
             let k = _mm256_permute4x64_epi64(_mm256_packus_epi16(key(x0), key(x1)), 0xD8);
-            key_hits(k, set)
+            set_hits(k, set)
         };
         scan_cells!(row, tg, left, right, rr, lo, hi, step)
     }
