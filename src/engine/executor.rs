@@ -342,27 +342,34 @@ mod tests {
         }
     }
 
-    /// A round whose helpers sleep (rounds further apart than the spin) still reaches them.
+    /// A round whose helpers sleep (rounds further apart than the spin) still reaches them, and
+    /// it ends only once the helpers that joined it are done.
     #[test]
-    fn crew_wakes_sleeping_helpers() {
+    fn crew_wakes_sleeping_helpers_and_waits_for_them() {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let ex = Executor::new(2).unwrap();
-        let joined = AtomicUsize::new(0);
+        let (joined, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
         ex.crew(|crew| {
             for round in 0..3 {
                 std::thread::sleep(CREW_SPIN * 20);
                 // The main part waits for the helper (which may be done before it starts), so
-                // that the round cannot end without it.
+                // that the round cannot end without it; a helper that is never woken fails the
+                // test rather than hang it.
                 crew.round(
                     || {
+                        let since = std::time::Instant::now();
                         while joined.load(Ordering::SeqCst) == round {
+                            assert!(since.elapsed().as_secs() < 10, "the helper never came");
                             std::hint::spin_loop();
                         }
                     },
                     &|| {
                         joined.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                        done.fetch_add(1, Ordering::SeqCst);
                     },
                 );
+                assert_eq!(done.load(Ordering::SeqCst), round + 1);
             }
         });
         assert_eq!(joined.into_inner(), 3);
