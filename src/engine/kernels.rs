@@ -822,8 +822,8 @@ impl<T: Cell> Targets<T> {
             self.need -= 1;
             #[cfg(target_arch = "x86_64")]
             if self.isa == Isa::Avx2 {
-                // SAFETY: targets are only made for an instruction set the processor has.
                 let k = self.key(i as u32) as u8;
+                // SAFETY: targets are only made for an instruction set the processor has.
                 unsafe { avx2::take_key(&mut self.keys, k) };
             }
             return true;
@@ -1339,8 +1339,9 @@ mod avx2 {
     /// The loop of the AVX2 scans over the pairs `lo..end`, 32 a step: `step(a, set, xs)` gives
     /// the lanes of the pairs from `a` on whose key is in `set` (the targets' keys), with their
     /// values or keys in `xs`. The hits of a batch of steps are met afterwards, in order, by
-    /// `meet` (which must take a hit met already in the batch as a pair's value like any
-    /// other): one branch a batch instead of a mispredicted one for each step that hits, and
+    /// `meet(tg, set, x, row)`, which takes the key of a target it meets out of `set` (and
+    /// must take a hit met already in the batch as a pair's value like any other): one
+    /// branch a batch instead of a mispredicted one for each step that hits, and
     /// the stop as exact as one by one. `Ok(b)` once every target is met, `b` the pair after
     /// the one that met the last; `Err(a)`, `a` the first pair not looked at, otherwise.
     #[inline(always)]
