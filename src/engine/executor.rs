@@ -212,7 +212,9 @@ struct CrewState {
 // `Crew::round`), and the job it points to is `Sync`.
 unsafe impl Sync for CrewState {}
 
-fn lock<X>(m: &Mutex<X>) -> std::sync::MutexGuard<'_, X> {
+/// The value behind `m`, also when a thread panicked holding it: its callers keep their data
+/// whole through a panic (the panic itself reaches the caller of the round or of the scope).
+pub(super) fn lock<X>(m: &Mutex<X>) -> std::sync::MutexGuard<'_, X> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 

@@ -42,7 +42,7 @@
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
-use super::executor::Crew;
+use super::executor::{lock, Crew};
 use super::kernels::{
     first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
     scan_keys, small_bit, small_columns, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
@@ -649,13 +649,9 @@ struct Ahead {
 /// The mark rows and far scans of a chunk of heaps.
 type Chunk<'r> = (&'r mut [u8], &'r mut [FarScan]);
 
-/// Work of one block handed out to the threads: chunks, each taken by one thread.
+/// Work of one block handed out to the threads: chunks, each taken by one thread (a chunk is
+/// whole even if a thread panicked holding it, so [`lock`] hands it on).
 type ChunkWork<'r> = Vec<std::sync::Mutex<Chunk<'r>>>;
-
-/// The chunk behind `m` (a chunk is whole even if a thread panicked holding it).
-fn lock<X>(m: &std::sync::Mutex<X>) -> std::sync::MutexGuard<'_, X> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 impl Sparse {
     /// One block, heaps `b..b + block.len()` (`b` = `before.len()`), on every thread at once:
