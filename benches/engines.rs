@@ -4,8 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use nimseq::engine::{compute_on, extend, EngineKind, Executor, Isa, Sparse, Values};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
+use nimseq::engine::{compute_on, extend, EngineKind, Executor, Sparse, Tier, Values};
 use nimseq::rules::Rule;
 
 fn engines(c: &mut Criterion) {
@@ -33,18 +33,18 @@ fn engines(c: &mut Criterion) {
 }
 
 fn instruction_sets(c: &mut Criterion) {
-    let mut group = c.benchmark_group("isa");
+    let mut group = c.benchmark_group("tier");
     group.sample_size(10);
     for (code, n) in [("0.6", 1 << 15), ("0.167", 1 << 17)] {
         let rule = Rule::parse(code).unwrap();
         group.throughput(Throughput::Elements(n as u64));
-        for isa in Isa::available() {
+        for tier in Tier::available() {
             group.bench_with_input(
-                BenchmarkId::new(format!("{isa:?}/{code}"), n),
+                BenchmarkId::new(format!("{tier}/{code}"), n),
                 &n,
                 |b, &n| {
                     b.iter(|| {
-                        let mut engine = Sparse::with_isa(&rule, Executor::serial(), isa);
+                        let mut engine = Sparse::with_tier(&rule, Executor::serial(), tier);
                         let mut values = Values::default();
                         extend(&mut engine, &mut values, n, &mut |_| {
                             ControlFlow::Continue(())
@@ -60,4 +60,11 @@ fn instruction_sets(c: &mut Criterion) {
 }
 
 criterion_group!(benches, engines, instruction_sets);
-criterion_main!(benches);
+
+fn main() {
+    // The engine's tuning, read once here as the binary reads it (NIMSEQ_ISA, NIMSEQ_LANES, …).
+    let tuning = nimseq::engine::Tuning::from_env().unwrap_or_else(|e| panic!("{e}"));
+    tuning.install();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

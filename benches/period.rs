@@ -5,7 +5,7 @@
 //! (2·105,351 + 2·149,459 + 2 = 509,622 values). Compare with the time the engine needs for
 //! those values.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 
 use nimseq::analysis::PeriodChecker;
 use nimseq::engine::{Values, CHUNK};
@@ -54,4 +54,10 @@ criterion_group! {
     config = Criterion::default().sample_size(10);
     targets = bench
 }
-criterion_main!(benches);
+fn main() {
+    // The engine's tuning, read once here as the binary reads it (NIMSEQ_ISA, NIMSEQ_LANES, …).
+    let tuning = nimseq::engine::Tuning::from_env().unwrap_or_else(|e| panic!("{e}"));
+    tuning.install();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

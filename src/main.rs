@@ -7,7 +7,8 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use nimseq::engine::Tuning;
 
 use cli::{
     ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted,
@@ -207,7 +208,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 
 fn main() -> ExitCode {
     one_line_panics();
-    let cli = match Cli::try_parse() {
+    // The engine's tuning, read once here (NIMSEQ_ISA and the other switches): a tier this
+    // processor lacks, or a value the engine cannot honour, is refused before anything runs.
+    let tuning = match Tuning::from_env() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("nimseq: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    tuning.install();
+    // `nimseq --version` names the tier in use and what chose it.
+    let version: &'static str =
+        Box::leak(format!("{}\n{}", env!("CARGO_PKG_VERSION"), tuning.describe()).into_boxed_str());
+    let parsed = Cli::command()
+        .version(version)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // `nimseq` alone: one line, like every other mistake, naming the commands.

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use nimseq::engine::{
-    compute, compute_on, extend, EngineKind, Exact, Executor, Fill, Isa, Overflow, Sparse, Values,
+    compute, compute_on, extend, EngineKind, Exact, Executor, Fill, Overflow, Sparse, Tier, Values,
 };
 use nimseq::rules::Rule;
 use proptest::prelude::*;
@@ -22,17 +22,17 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
     let mut first: Option<Vec<u32>> = None;
-    for isa in Isa::available() {
+    for tier in Tier::available() {
         // Small mode as chosen, none, and for values below 16 whatever the values (so that
         // values past its word, which real games reach only far out, occur in every game).
-        let lanes = if isa != Isa::Portable {
+        let lanes = if tier != Tier::PORTABLE {
             &["lanes 1"][..]
         } else {
             &[]
         };
         for small in ["auto", "off", "below 16", "pipeline"].iter().chain(lanes) {
             let mut values = Values::default();
-            let engine = Sparse::with_isa(rule, exec.clone(), isa);
+            let engine = Sparse::with_tier(rule, exec.clone(), tier);
             let mut engine = match *small {
                 "auto" => engine,
                 "off" => engine.without_small_mode(),
@@ -49,7 +49,7 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
                 None => first = Some(got),
                 Some(f) => assert_eq!(
                     &got, f,
-                    "{rule} on {isa:?} (small mode {small}) differs from the portable loops"
+                    "{rule} on {tier:?} (small mode {small}) differs from the portable loops"
                 ),
             }
         }
@@ -322,15 +322,15 @@ fn dense_mode_after_a_widening_block() {
         let n = 700;
         let want = exact(&rule, n);
         for min in (32..=300).step_by(7) {
-            let isa = Isa::available()[min % Isa::available().len()];
+            let tier = Tier::available()[min % Tier::available().len()];
             let mut engine =
-                Sparse::with_isa(&rule, Executor::serial(), isa).with_dense_limits(min, 1 << 20);
+                Sparse::with_tier(&rule, Executor::serial(), tier).with_dense_limits(min, 1 << 20);
             let mut vals = vec![0u16; n];
             for start in (0..n).step_by(50) {
                 engine.fill(&mut vals, start, (start + 50).min(n)).unwrap();
             }
             let got: Vec<u32> = vals.iter().map(|&v| v as u32).collect();
-            assert_eq!(got, want, "{text}, dense from heap {min}, {isa:?}");
+            assert_eq!(got, want, "{text}, dense from heap {min}, {tier:?}");
         }
     }
 }
@@ -346,9 +346,9 @@ fn dense_mode_on_and_off() {
         }
         let n = 1200;
         let want = exact(&rule, n);
-        for isa in Isa::available() {
+        for tier in Tier::available() {
             let mut engine =
-                Sparse::with_isa(&rule, Executor::serial(), isa).with_dense_limits(64, 96);
+                Sparse::with_tier(&rule, Executor::serial(), tier).with_dense_limits(64, 96);
             let mut vals = vec![0u16; n];
             let mut was_dense = false;
             for start in (0..n).step_by(100) {
@@ -359,7 +359,7 @@ fn dense_mode_on_and_off() {
                 was_dense = dense;
             }
             let got: Vec<u32> = vals.iter().map(|&v| v as u32).collect();
-            assert_eq!(got, want, "{text} on {isa:?}");
+            assert_eq!(got, want, "{text} on {tier:?}");
         }
     }
     assert!(
@@ -414,9 +414,9 @@ fn small_mode_from_every_early_start() {
 /// resumed) two threads.
 #[test]
 fn officers_scan_on_keys_as_on_cells() {
-    let sets: Vec<Isa> = Isa::available()
+    let sets: Vec<Tier> = Tier::available()
         .into_iter()
-        .filter(|&isa| isa != Isa::Portable)
+        .filter(|&tier| tier != Tier::PORTABLE)
         .collect();
     if sets.is_empty() {
         eprintln!("no AVX2 here: the scan has no keys");
@@ -424,9 +424,9 @@ fn officers_scan_on_keys_as_on_cells() {
     }
     let rule = Rule::parse("officers").unwrap();
     let n = 120_000;
-    let run = |isa: Isa, threads: usize, cap: Option<usize>| {
+    let run = |tier: Tier, threads: usize, cap: Option<usize>| {
         let exec = Executor::new(threads).unwrap();
-        let mut engine = Sparse::with_isa(&rule, exec, isa)
+        let mut engine = Sparse::with_tier(&rule, exec, tier)
             .with_scan_keys(cap)
             .with_pipeline(threads > 1);
         let mut values = Values::default();
@@ -440,13 +440,13 @@ fn officers_scan_on_keys_as_on_cells() {
     let (want, none) = run(sets[0], 1, None);
     assert_eq!(none, 0);
     assert!(want[18_855] >= 256, "values reach 9 bits");
-    for isa in sets {
+    for tier in sets {
         for (threads, cap) in [(1, 64), (1, 5000), (2, 1 << 20), (2, 300)] {
-            let (got, keyed) = run(isa, threads, Some(cap));
+            let (got, keyed) = run(tier, threads, Some(cap));
             assert!(keyed > 100_000, "keys for {keyed} heaps only");
             if let Some(h) = (0..n).find(|&h| got[h] != want[h]) {
                 panic!(
-                    "{isa:?}, keys for {cap} heaps, {threads} threads: G({h}) = {} but {} on \
+                    "{tier:?}, keys for {cap} heaps, {threads} threads: G({h}) = {} but {} on \
                      the cells",
                     got[h], want[h]
                 );

@@ -17,12 +17,13 @@ Bad input raises ValueError, a missing or damaged table OSError, with the comman
 one-line message; Ctrl-C stops a computation (KeyboardInterrupt).
 """
 
-from ._nimseq import Rule, Table, __version__, compute, period, play, summary, values
+from ._nimseq import Rule, Table, __version__, compute, engine_tier, period, play, summary, values
 
 __all__ = [
     "Rule",
     "Table",
     "__version__",
+    "engine_tier",
     "compute",
     "period",
     "play",

@@ -8,6 +8,8 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+#: The engine's instruction-set tier (NIMSEQ_ISA, read at import; else the best this processor has).
+engine_tier: str
 
 Count = Union[int, str]
 Game = Union[str, "Rule"]

@@ -535,7 +535,13 @@ impl PyTable {
 /// The compiled part of the nimseq package.
 #[pymodule]
 fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The engine's tuning, read once at import (NIMSEQ_ISA and the other switches, as the
+    // binary reads them): a tier this processor lacks is refused here.
+    let tuning = nimseq::engine::Tuning::from_env()
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    tuning.install();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("engine_tier", nimseq::engine::Tuning::current().tier.name())?;
     m.add_class::<PyRule>()?;
     m.add_class::<PyTable>()?;
     m.add_function(wrap_pyfunction!(values, m)?)?;

@@ -11,6 +11,7 @@ mod executor;
 mod kernels;
 mod scan_keys;
 mod sparse;
+mod tuning;
 mod values;
 
 use std::ops::ControlFlow;
@@ -20,8 +21,9 @@ use thiserror::Error;
 
 pub use exact::{value_span, Exact, MexSet};
 pub use executor::{available_threads, Executor, ExecutorError};
-pub use kernels::Isa;
+pub use kernels::{Tier, TierError, TierInfo, TierKind, TIERS};
 pub use sparse::{Sparse, SparseState};
+pub use tuning::{LaneChoice, Tuning, TuningError};
 pub use values::{Cell, GrundyValues, Overflow, Values, Width};
 
 use crate::rules::Rule;

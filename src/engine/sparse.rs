@@ -35,19 +35,22 @@
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
 //!
-//! **Instruction sets.** The far chunks and the finishing loop are compiled three times, for
-//! the build's baseline, AVX2 and AVX-512 (picked at run time, [`Isa`]); the loops they run are
-//! in [`super::kernels`].
+//! **Instruction sets.** The far chunks, the finishing loop and small mode are compiled once a
+//! tier ([`Tier`]: the build's baseline, AVX2, AVX-512 BW, AVX-512 VBMI; picked at run time,
+//! or as [`Tuning`] says); the loops they run are in [`super::kernels`].
 //!
 //! The engine keeps no copy of the values: its state (histogram, mask, rare positions) covers
 //! `vals[..covered]`, and is rebuilt by scanning the prefix whenever `fill` starts elsewhere.
 
 use super::executor::{lock, Crew};
+use super::kernels::tier::tier_code;
 use super::kernels::{
     first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
-    scan_keys, small_bit, small_columns, small_scan, Columns, Isa, LaneKeys, NearLanes, Targets,
+    scan_keys, small_bit, small_columns, small_scan, Columns, LaneKeys, NearLanes, Targets, Tier,
+    TierKind,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
+use super::tuning::{LaneChoice, Tuning};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
@@ -78,7 +81,7 @@ pub struct Sparse {
     rule: Rule,
     moves: MoveSet,
     exec: Executor,
-    isa: Isa,
+    tier: Tier,
     /// Heaps the histogram and rare list account for.
     covered: usize,
     hist: Histogram,
@@ -172,31 +175,27 @@ impl Sparse {
         Sparse::with_executor(rule, Executor::serial())
     }
 
-    /// An engine for `rule` whose parallel parts run on `exec`, on the best instruction set of
-    /// the processor. The environment variables `NIMSEQ_ISA` (see [`Isa::detect`]),
-    /// `NIMSEQ_SMALL=off` (no small mode), `NIMSEQ_KEYS=off` (the scan on the cells only),
-    /// `NIMSEQ_PIPELINE` (`on` or `off`: [`Sparse::with_pipeline`]) and `NIMSEQ_LANES` (`off`,
-    /// or the registers of [`Sparse::with_lane_regs`]) ask for other ways, for comparisons.
+    /// An engine for `rule` whose parallel parts run on `exec`, tuned as the process says
+    /// ([`Tuning::current`]: the best tier of the processor unless the program's edge
+    /// installed another).
     pub fn with_executor(rule: &Rule, exec: Executor) -> Sparse {
-        let mut engine = Sparse::with_isa(rule, exec, Isa::detect());
-        if std::env::var_os("NIMSEQ_SMALL").is_some_and(|v| v == "off") {
+        Sparse::with_tuning(rule, exec, &Tuning::current())
+    }
+
+    /// An engine for `rule` on `exec`, tuned by `tuning`.
+    pub fn with_tuning(rule: &Rule, exec: Executor, tuning: &Tuning) -> Sparse {
+        let mut engine = Sparse::with_tier(rule, exec, tuning.tier)
+            .with_scan_keys(tuning.scan_keys.then_some(KEYS_CAP));
+        if !tuning.small_mode {
             engine = engine.without_small_mode();
         }
-        if std::env::var_os("NIMSEQ_KEYS").is_some_and(|v| v == "off") {
-            engine = engine.with_scan_keys(None);
+        if let Some(on) = tuning.pipeline {
+            engine = engine.with_pipeline(on);
         }
-        match std::env::var("NIMSEQ_PIPELINE").ok().as_deref() {
-            Some("off") => engine = engine.with_pipeline(false),
-            Some("on") => engine = engine.with_pipeline(true),
-            _ => {}
-        }
-        match std::env::var("NIMSEQ_LANES").ok().as_deref() {
-            Some("off") => engine.with_lane_regs(None),
-            Some(r) => match r.parse() {
-                Ok(regs) if LaneKeys::REGS.contains(&regs) => engine.with_lane_regs(Some(regs)),
-                _ => engine,
-            },
-            None => engine,
+        match tuning.lanes {
+            LaneChoice::Auto => engine,
+            LaneChoice::Off => engine.with_lane_regs(None),
+            LaneChoice::Regs(regs) => engine.with_lane_regs(Some(regs)),
         }
     }
 
@@ -204,7 +203,7 @@ impl Sparse {
     /// 8, 12, 16: every common value below 32, 128, 256, 384, 512 is marked there, the rest of a
     /// heap's pairs again one by one when its value may lie past them), or with none (`None`:
     /// a store a pair), instead of the count chosen from the values; for tests and
-    /// measurements. Lanes run on [`Isa::Avx512`] and [`Isa::Avx2`].
+    /// measurements. Lanes run on every tier but the portable one.
     pub fn with_lane_regs(mut self, regs: Option<usize>) -> Sparse {
         assert!(
             regs.is_none_or(|r| LaneKeys::REGS.contains(&r)),
@@ -218,26 +217,22 @@ impl Sparse {
 
     /// The same engine with the scan's byte keys (`engine::scan_keys`) kept for `cap` heaps on each
     /// side (at least 64; 2^20 unless said), or with none (`None`: the scan reads the cells),
-    /// for tests and measurements. Keys run on [`Isa::Avx512`] and [`Isa::Avx2`], with 16-bit
-    /// cells.
+    /// for tests and measurements. Keys run where the tier has a vector set of targets
+    /// ([`Tier::scans_keys`]), with 16-bit cells.
     pub fn with_scan_keys(mut self, cap: Option<usize>) -> Sparse {
         self.keys_cap = cap;
         self.scan_keys = None;
         self
     }
 
-    /// An engine for `rule` on `exec` whose hot paths run on `isa` (which the processor must
-    /// have: see [`Isa::available`]).
-    pub fn with_isa(rule: &Rule, exec: Executor, isa: Isa) -> Sparse {
-        assert!(
-            Isa::available().contains(&isa),
-            "instruction set {isa:?} not available"
-        );
+    /// An engine for `rule` on `exec` whose hot paths run on `tier`, every switch at its
+    /// default.
+    pub fn with_tier(rule: &Rule, exec: Executor, tier: Tier) -> Sparse {
         let mut s = Sparse {
             rule: rule.clone(),
             moves: rule.moves(0),
             exec,
-            isa,
+            tier,
             covered: 0,
             hist: Histogram::default(),
             mask: 1,
@@ -355,7 +350,7 @@ impl Sparse {
     /// Brings the scan's byte keys to the heaps of `vals` (those before the next block): made
     /// when they apply and are missing, `None` where they do not apply.
     fn refresh_keys<T: Cell>(&mut self, vals: &[T]) {
-        let usable = self.isa != Isa::Portable && T::BITS == 16 && !self.dense;
+        let usable = self.tier.scans_keys() && T::BITS == 16 && !self.dense;
         let bit = ScanKeys::key_bit(self.mask, self.width).filter(|_| usable);
         let (Some(bit), Some(cap)) = (bit, self.keys_cap) else {
             self.scan_keys = None;
@@ -385,7 +380,7 @@ impl Sparse {
             0 => {}
             regs => return LaneKeys::new(self.mask, regs),
         }
-        let most = if self.isa == Isa::Avx2 { 8 } else { 16 };
+        let most = self.tier.most_lane_regs();
         let from = |limit: u32| -> u64 { self.hist.counts.iter().skip(limit as usize).sum() };
         let keys = LaneKeys::REGS[1..]
             .iter()
@@ -731,7 +726,7 @@ impl Sparse {
                 before,
                 hist: Histogram::default(),
                 late,
-                targets: Targets::new(self.width, self.mask, self.isa),
+                targets: Targets::new(self.width, self.mask, self.tier),
                 upto: Vec::new(),
                 chunk_from: 0,
             };
@@ -828,7 +823,15 @@ impl Sparse {
         }
         for s in m.leave_two.iter().take_while(|s| s.take + 2 <= n) {
             let r = n - s.take;
-            mark_pairs(self.isa, row, vals, vals, r, 1, last_pair(r, s.unequal) + 1);
+            mark_pairs(
+                self.tier,
+                row,
+                vals,
+                vals,
+                r,
+                1,
+                last_pair(r, s.unequal) + 1,
+            );
         }
         mark_three_heap_options(row, m, n, |q| vals[q].get());
         row.iter().position(|&x| x == 0).unwrap_or(row.len()) as u32
@@ -875,41 +878,58 @@ impl Sparse {
     /// Small mode for heaps `start..end`: returns where it stopped, `end` or earlier: before a
     /// heap whose common values below 64 are all options (its value may not be below 64), or
     /// after a heap that makes the rare list due for a new mask. On the engine's instruction
-    /// set (the compiler vectorises the scan).
+    /// tier (the compiler vectorises the scan).
     fn fill_small<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> usize {
-        // SAFETY (both calls): the engine is only built with an instruction set the processor
-        // has (checked in `with_isa`).
-        #[cfg(target_arch = "x86_64")]
-        match self.isa {
-            Isa::Avx512 => return unsafe { self.fill_small_avx512(vals, start, end) },
-            Isa::Avx2 => return unsafe { self.fill_small_avx2(vals, start, end) },
-            Isa::Portable => {}
+        // SAFETY (each): the engine holds a tier, the proof that the processor has its
+        // features.
+        match self.tier.kind() {
+            TierKind::Portable => self.fill_small_impl(vals, start, end),
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx2 => unsafe { self.fill_small_avx2(vals, start, end) },
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx512Bw => unsafe { self.fill_small_avx512bw(vals, start, end) },
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx512Vbmi => unsafe { self.fill_small_avx512vbmi(vals, start, end) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("x86-64 tiers"),
         }
-        self.fill_small_impl(vals, start, end)
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn fill_small_avx512<T: Cell>(
-        &mut self,
-        vals: &mut [T],
-        start: usize,
-        end: usize,
-    ) -> usize {
-        self.fill_small_impl(vals, start, end)
-    }
+    tier_code!(
+        Avx2,
+        unsafe fn fill_small_avx2<T: Cell>(
+            &mut self,
+            vals: &mut [T],
+            start: usize,
+            end: usize,
+        ) -> usize {
+            self.fill_small_impl(vals, start, end)
+        }
+    );
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn fill_small_avx2<T: Cell>(
-        &mut self,
-        vals: &mut [T],
-        start: usize,
-        end: usize,
-    ) -> usize {
-        self.fill_small_impl(vals, start, end)
-    }
+    tier_code!(
+        Avx512Bw,
+        unsafe fn fill_small_avx512bw<T: Cell>(
+            &mut self,
+            vals: &mut [T],
+            start: usize,
+            end: usize,
+        ) -> usize {
+            self.fill_small_impl(vals, start, end)
+        }
+    );
+
+    tier_code!(
+        Avx512Vbmi,
+        unsafe fn fill_small_avx512vbmi<T: Cell>(
+            &mut self,
+            vals: &mut [T],
+            start: usize,
+            end: usize,
+        ) -> usize {
+            self.fill_small_impl(vals, start, end)
+        }
+    );
 
     #[inline(always)]
     fn fill_small_impl<T: Cell>(&mut self, vals: &mut [T], start: usize, end: usize) -> usize {
@@ -1031,7 +1051,7 @@ impl Sparse {
             let pairs = self.rare_pos[*lo..*hi].iter().zip(&self.rare_val[*lo..*hi]);
             columns.extend(pairs.map(|(&p, &g)| (b - t - p, g)));
         }
-        small_columns::<T, WIDE>(self.isa, far, vals, columns, self.small_limit);
+        small_columns::<T, WIDE>(self.tier, far, vals, columns, self.small_limit);
     }
 
     /// G(n) in small mode (`common`: bit v set when v is common; `far`: the marks of the rare
@@ -1060,7 +1080,7 @@ impl Sparse {
             .filter(|_| n >= 128 + m.leave_two.last().map_or(0, |s| s.take))
             .and_then(|groups| {
                 groups.iter().try_fold(0, |marks, l| {
-                    near_small_marks(self.isa, vals, n, l, limit).map(|x| marks | x)
+                    near_small_marks(self.tier, vals, n, l, limit).map(|x| marks | x)
                 })
             });
         marks |= in_lanes.unwrap_or(0);
@@ -1104,7 +1124,7 @@ impl Sparse {
             }
             let r = n - s.take;
             targets = small_scan::<T, WIDE>(
-                self.isa,
+                self.tier,
                 vals,
                 r,
                 1,
@@ -1325,43 +1345,64 @@ impl Sparse {
         n0: usize,
         part: Part,
     ) {
-        // SAFETY (both calls): the engine is only built with an instruction set the processor
-        // has (checked in `with_isa`).
-        #[cfg(target_arch = "x86_64")]
-        match self.isa {
-            Isa::Avx512 => return unsafe { self.far_chunk_avx512(rows, scans, vals, n0, part) },
-            Isa::Avx2 => return unsafe { self.far_chunk_avx2(rows, scans, vals, n0, part) },
-            Isa::Portable => {}
+        // SAFETY (each): the engine holds a tier, the proof that the processor has its
+        // features.
+        match self.tier.kind() {
+            TierKind::Portable => self.far_chunk_impl(rows, scans, vals, n0, part),
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx2 => unsafe { self.far_chunk_avx2(rows, scans, vals, n0, part) },
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx512Bw => unsafe { self.far_chunk_avx512bw(rows, scans, vals, n0, part) },
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx512Vbmi => unsafe {
+                self.far_chunk_avx512vbmi(rows, scans, vals, n0, part)
+            },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("x86-64 tiers"),
         }
-        self.far_chunk_impl(rows, scans, vals, n0, part)
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn far_chunk_avx512<T: Cell>(
-        &self,
-        rows: &mut [u8],
-        scans: &mut [FarScan],
-        vals: &[T],
-        n0: usize,
-        part: Part,
-    ) {
-        self.far_chunk_impl(rows, scans, vals, n0, part)
-    }
+    tier_code!(
+        Avx2,
+        unsafe fn far_chunk_avx2<T: Cell>(
+            &self,
+            rows: &mut [u8],
+            scans: &mut [FarScan],
+            vals: &[T],
+            n0: usize,
+            part: Part,
+        ) {
+            self.far_chunk_impl(rows, scans, vals, n0, part)
+        }
+    );
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn far_chunk_avx2<T: Cell>(
-        &self,
-        rows: &mut [u8],
-        scans: &mut [FarScan],
-        vals: &[T],
-        n0: usize,
-        part: Part,
-    ) {
-        self.far_chunk_impl(rows, scans, vals, n0, part)
-    }
+    tier_code!(
+        Avx512Bw,
+        unsafe fn far_chunk_avx512bw<T: Cell>(
+            &self,
+            rows: &mut [u8],
+            scans: &mut [FarScan],
+            vals: &[T],
+            n0: usize,
+            part: Part,
+        ) {
+            self.far_chunk_impl(rows, scans, vals, n0, part)
+        }
+    );
+
+    tier_code!(
+        Avx512Vbmi,
+        unsafe fn far_chunk_avx512vbmi<T: Cell>(
+            &self,
+            rows: &mut [u8],
+            scans: &mut [FarScan],
+            vals: &[T],
+            n0: usize,
+            part: Part,
+        ) {
+            self.far_chunk_impl(rows, scans, vals, n0, part)
+        }
+    );
 
     #[inline(always)]
     fn far_chunk_impl<T: Cell>(
@@ -1382,7 +1423,7 @@ impl Sparse {
         }
         self.far_rare_pairs(rows, scans, vals, n0, part);
         if part.scan {
-            let mut targets = Targets::new(width, self.mask, self.isa);
+            let mut targets = Targets::new(width, self.mask, self.tier);
             for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
                 *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, part, *fs);
             }
@@ -1481,7 +1522,6 @@ impl Sparse {
                         if ja < jb {
                             let col = [(n0 + ja - t - p, g)];
                             mark_columns(
-                                self.isa,
                                 &mut rows[ja * stride..],
                                 stride,
                                 wmask,
@@ -1507,16 +1547,16 @@ impl Sparse {
             .iter()
             .all(|c| c.pos.last().is_none_or(|&p| c.base - p > last));
         let lanes = self.lane_keys.as_ref().is_some_and(|keys| {
-            let (width, isa) = (self.width, self.isa);
+            let (width, tier) = (self.width, self.tier);
             lane_marks(
-                isa, rows, stride, width, vals, &full, count, keys, all_common,
+                tier, rows, stride, width, vals, &full, count, keys, all_common,
             )
         });
         if lanes && !full.is_empty() {
             scans.iter_mut().for_each(|fs| fs.clipped = true);
         } else {
             let cols: Vec<(usize, u32)> = full.iter().flat_map(Columns::iter).collect();
-            mark_columns(self.isa, rows, stride, wmask, vals, &cols, count);
+            mark_columns(rows, stride, wmask, vals, &cols, count);
         }
     }
 
@@ -1536,10 +1576,10 @@ impl Sparse {
         lim: usize,
         clipped: bool,
     ) -> (u32, bool) {
-        let c = first_open_on(self.isa, row, &self.common);
+        let c = first_open_on(self.tier, row, &self.common);
         if clipped && c >= self.lane_limit() {
             self.unclip(row, vals, n, lim);
-            (first_open_on(self.isa, row, &self.common), false)
+            (first_open_on(self.tier, row, &self.common), false)
         } else {
             (c, clipped)
         }
@@ -1686,43 +1726,62 @@ impl<T: Cell> Finisher<'_, '_, T> {
         b: usize,
         j0: usize,
     ) -> Result<Finished, Overflow> {
-        // SAFETY (both calls): the engine is only built with an instruction set the processor
-        // has (checked in `Sparse::with_isa`).
-        #[cfg(target_arch = "x86_64")]
-        match self.engine.isa {
-            Isa::Avx512 => return unsafe { self.finish_avx512(rows, scans, block, b, j0) },
-            Isa::Avx2 => return unsafe { self.finish_avx2(rows, scans, block, b, j0) },
-            Isa::Portable => {}
+        // SAFETY (each): the engine holds a tier, the proof that the processor has its
+        // features.
+        match self.engine.tier.kind() {
+            TierKind::Portable => self.finish_impl(rows, scans, block, b, j0),
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx2 => unsafe { self.finish_avx2(rows, scans, block, b, j0) },
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx512Bw => unsafe { self.finish_avx512bw(rows, scans, block, b, j0) },
+            #[cfg(target_arch = "x86_64")]
+            TierKind::Avx512Vbmi => unsafe { self.finish_avx512vbmi(rows, scans, block, b, j0) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("x86-64 tiers"),
         }
-        self.finish_impl(rows, scans, block, b, j0)
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn finish_avx512(
-        &mut self,
-        rows: &mut [u8],
-        scans: &[FarScan],
-        block: &mut [T],
-        b: usize,
-        j0: usize,
-    ) -> Result<Finished, Overflow> {
-        self.finish_impl(rows, scans, block, b, j0)
-    }
+    tier_code!(
+        Avx2,
+        unsafe fn finish_avx2(
+            &mut self,
+            rows: &mut [u8],
+            scans: &[FarScan],
+            block: &mut [T],
+            b: usize,
+            j0: usize,
+        ) -> Result<Finished, Overflow> {
+            self.finish_impl(rows, scans, block, b, j0)
+        }
+    );
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn finish_avx2(
-        &mut self,
-        rows: &mut [u8],
-        scans: &[FarScan],
-        block: &mut [T],
-        b: usize,
-        j0: usize,
-    ) -> Result<Finished, Overflow> {
-        self.finish_impl(rows, scans, block, b, j0)
-    }
+    tier_code!(
+        Avx512Bw,
+        unsafe fn finish_avx512bw(
+            &mut self,
+            rows: &mut [u8],
+            scans: &[FarScan],
+            block: &mut [T],
+            b: usize,
+            j0: usize,
+        ) -> Result<Finished, Overflow> {
+            self.finish_impl(rows, scans, block, b, j0)
+        }
+    );
+
+    tier_code!(
+        Avx512Vbmi,
+        unsafe fn finish_avx512vbmi(
+            &mut self,
+            rows: &mut [u8],
+            scans: &[FarScan],
+            block: &mut [T],
+            b: usize,
+            j0: usize,
+        ) -> Result<Finished, Overflow> {
+            self.finish_impl(rows, scans, block, b, j0)
+        }
+    );
 
     #[inline(always)]
     fn finish_impl(
@@ -1798,7 +1857,6 @@ impl<T: Cell> Finisher<'_, '_, T> {
                 let jb = (j0 + len).min(j0 + t + p);
                 if ja < jb {
                     mark_columns(
-                        e.isa,
                         &mut rows[(ja - j0) * stride..],
                         stride,
                         wmask,

@@ -1,0 +1,596 @@
+//! The loops with AVX2: the scans, 32 pairs at a time (reversed with byte shuffles, or on the
+//! byte keys), their keys tested against the key set of the targets with byte lookups
+//! (`vpshufb`); step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
+
+use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
+use std::arch::x86_64::*;
+
+/// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
+/// `avx512::small_scan` does, in two halves of 32.
+///
+/// # Safety
+/// The processor must have AVX2; `hi ≤ r + 1`, `r − a < vals.len()` (when `a < hi`) and
+/// every target below the limit of the values ([`super::small_scan`] checks them).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
+pub(super) unsafe fn small_scan(
+    vals: &[u8],
+    r: usize,
+    a: usize,
+    hi: usize,
+    targets: u64,
+) -> (u64, usize) {
+    // Reverses the bytes of each 128-bit half; a swap of the halves completes it.
+    let reverse = _mm256_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15,
+    );
+    let reversed = |v: __m256i| _mm256_permute4x64_epi64::<0x4e>(_mm256_shuffle_epi8(v, reverse));
+    // The values of the pairs (b, r − b), b in a..a + 64, in two halves.
+    let chunk = |a: usize| {
+        // SAFETY: as in avx512::small_scan.
+        unsafe {
+            let at = |i: usize| _mm256_loadu_si256(vals.as_ptr().add(i) as *const __m256i);
+            let right = r + 1 - a - 64;
+            (
+                _mm256_xor_si256(at(a), reversed(at(right + 32))),
+                _mm256_xor_si256(at(a + 32), reversed(at(right))),
+            )
+        }
+    };
+    let one = _mm256_set1_epi64x(1);
+    let seen = |a: usize| {
+        let (x0, x1) = chunk(a);
+        let mut bytes = [0u8; 64];
+        // SAFETY: 64 bytes into a [u8; 64].
+        unsafe {
+            _mm256_storeu_si256(bytes.as_mut_ptr() as *mut __m256i, x0);
+            _mm256_storeu_si256(bytes.as_mut_ptr().add(32) as *mut __m256i, x1);
+        }
+        let mut seen = _mm256_setzero_si256();
+        for four in bytes.chunks_exact(4) {
+            let v = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(i32::from_le_bytes(
+                four.try_into().expect("4 bytes"),
+            )));
+            seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one, v));
+        }
+        let folded = _mm_or_si128(
+            _mm256_castsi256_si128(seen),
+            _mm256_extracti128_si256::<1>(seen),
+        );
+        (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+    };
+    let meets = |a: usize, one: __m256i, two: __m256i| {
+        let (x0, x1) = chunk(a);
+        let hits = |w: __m256i| {
+            let eq = _mm256_or_si256(_mm256_cmpeq_epi8(x0, w), _mm256_cmpeq_epi8(x1, w));
+            _mm256_movemask_epi8(eq) != 0
+        };
+        (hits(one), hits(two))
+    };
+    let wanted = |t: u32| _mm256_set1_epi8(t as i8);
+    super::small_scan_chunks(a, hi, targets, seen, wanted, meets)
+}
+
+/// Lanes of 32 keys (bytes, in pair order) whose key is in the 256-bit set `set` (key `k`
+/// is bit `k & 7` of byte `k >> 3`).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn set_hits(k: __m256i, set: __m256i) -> u32 {
+    let (below, above) = halves(set);
+    !(_mm256_movemask_epi8(not_in(k, below, above)) as u32)
+}
+
+/// Takes key `k` out of the 256-bit set `keys` (key `k` is bit `k & 7` of byte `k >> 3`)
+/// with one 32-byte load and store: a later load of the whole set that follows a one-byte
+/// store into it waits for that store to reach the cache, where one that follows a store
+/// of the same 32 bytes gets them forwarded.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn take_key(keys: &mut [u8; 32], k: u8) {
+    let p = keys.as_mut_ptr() as *mut __m256i;
+    // SAFETY: the 32 bytes of `keys`.
+    unsafe { _mm256_storeu_si256(p, without_key(_mm256_loadu_si256(p), k, 1)) };
+}
+
+/// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn without_key(set: __m256i, k: u8, take: u8) -> __m256i {
+    let byte = _mm256_cmpeq_epi8(
+        _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        ),
+        _mm256_set1_epi8((k >> 3) as i8),
+    );
+    _mm256_andnot_si256(
+        _mm256_and_si256(byte, _mm256_set1_epi8((take << (k & 7)) as i8)),
+        set,
+    )
+}
+
+/// A 256-bit set as [`not_in`] wants it: bytes 0–15 in both halves, and bytes 16–31.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn halves(set: __m256i) -> (__m256i, __m256i) {
+    (
+        _mm256_permute2x128_si256::<0x00>(set, set),
+        _mm256_permute2x128_si256::<0x11>(set, set),
+    )
+}
+
+/// 0xFF in the lanes of the 32 bytes `k` that are not in the 256-bit set whose bytes 0–15
+/// are `below` and 16–31 `above` (each in both halves), 0 in the others.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        1, 2, 4, 8, 16, 32, 64, -128,
+    );
+    // Byte k >> 3 of the set: bit 7 of k picks the half.
+    let idx = _mm256_and_si256(_mm256_srli_epi16(k, 3), _mm256_set1_epi8(15));
+    let byte = _mm256_blendv_epi8(
+        _mm256_shuffle_epi8(below, idx),
+        _mm256_shuffle_epi8(above, idx),
+        k,
+    );
+    let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(k, _mm256_set1_epi8(7)));
+    _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
+}
+
+/// [`super::open_set_steps`] 32 values a step.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
+    super::open_set_steps::<4>(set, row, class, end, |i| {
+        // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver).
+        let (r, c) = unsafe {
+            (
+                _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
+                _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
+            )
+        };
+        let zero = _mm256_setzero_si256();
+        let closed = _mm256_or_si256(
+            _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
+            _mm256_cmpeq_epi8(c, zero),
+        );
+        u64::from(!(_mm256_movemask_epi8(closed) as u32))
+    })
+}
+
+/// [`super::scan_keys`] (its checks done), 32 pairs a step: the left and right keys of a
+/// step are one load each (the right side is stored reversed), their XOR looked up in the
+/// targets' key set; a hit's key names its rare value, which is met in the set of values.
+///
+/// # Safety
+/// The processor must have AVX2; the chunks must be within the keys
+/// (`keys.chunks_end(r, lo, end, _) == end`), the targets keyed as the scan's keys are.
+#[target_feature(enable = "avx2,bmi1,popcnt")]
+pub(super) unsafe fn scan_keys(
+    row: &mut [u8],
+    tg: &mut Targets<u16>,
+    keys: &ScanKeys,
+    r: usize,
+    lo: usize,
+    end: usize,
+) -> Result<usize, usize> {
+    let (left, left_rare, right) = keys.sides(r, lo);
+    assert!(end <= left.len() && end - lo <= right.len() && row.len() >= 512);
+    let shift = lo & 7;
+    let step = |at: usize, set: __m256i, xs: &mut [u8; 32]| {
+        // SAFETY: at + 32 ≤ end ≤ left.len(), at − lo + 32 ≤ right.len() (checked above);
+        // the bitmap has 16 bytes past the byte of heap left.len() − 1; 32 bytes into xs.
+        unsafe {
+            let l = _mm256_loadu_si256(left.as_ptr().add(at) as *const __m256i);
+            let g = _mm256_loadu_si256(right.as_ptr().add(at - lo) as *const __m256i);
+            let bits = left_rare.as_ptr().add(at >> 3) as *const [u8; 8];
+            let rare = (u64::from_le_bytes(bits.read_unaligned()) >> shift) as u32;
+            let x = _mm256_xor_si256(l, g);
+            _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x);
+            // A heap that is a rare position gives a common value: left out.
+            set_hits(x, set) & !rare
+        }
+    };
+    // A hit's key names its rare value, a pair's: marked whether or not it is a target
+    // still, and taken out of both sets.
+    let meet = |tg: &mut Targets<u16>, set: &mut __m256i, k: u8, row: &mut [u8]| {
+        let v = keys.rare_value(k) as usize;
+        let byte = &mut tg.values[v >> 3];
+        tg.need -= usize::from((*byte >> (v & 7)) & 1);
+        *byte &= !(1 << (v & 7));
+        *set = without_key(*set, k, 1);
+        // SAFETY: rare values are below 512 ≤ row.len() (checked above).
+        unsafe { *row.get_unchecked_mut(v) = 1 };
+    };
+    scan_steps(row, tg, lo, end, step, meet)
+}
+
+/// Steps of 32 pairs between two looks at the hits of [`scan_steps`], once the first few
+/// are done (Officers at 2^21 on Zen 4, AVX2 alone, scan on keys: 4 after 2 first steps
+/// 3.21 s, 8 after 4 3.30 s, 16 after 4 3.42 s, none 3.37 s; Grundy's game at 2^22, scan
+/// on the cells, 2 first steps: 4 4.20 s, 8 4.46 s, 2 4.48 s).
+const BATCH: usize = 4;
+/// Steps met one by one at the start of [`scan_steps`] (where targets are many).
+const FIRST: usize = 2;
+
+/// The loop of the AVX2 scans over the pairs `lo..end`, 32 a step: `step(a, set, xs)` gives
+/// the lanes of the pairs from `a` on whose key is in `set` (the targets' keys), with their
+/// values or keys in `xs`. The hits of a batch of steps are met afterwards, in order, by
+/// `meet(tg, set, x, row)`, which takes the key of a target it meets out of `set` (and
+/// must take a hit met already in the batch as a pair's value like any other): one
+/// branch a batch instead of a mispredicted one for each step that hits, and
+/// the stop as exact as one by one. `Ok(b)` once every target is met, `b` the pair after
+/// the one that met the last; `Err(a)`, `a` the first pair not looked at, otherwise.
+#[inline(always)]
+fn scan_steps<T: Copy + Default, U>(
+    row: &mut [u8],
+    tg: &mut Targets<U>,
+    lo: usize,
+    end: usize,
+    mut step: impl FnMut(usize, __m256i, &mut [T; 32]) -> u32,
+    meet: impl Fn(&mut Targets<U>, &mut __m256i, T, &mut [u8]),
+) -> Result<usize, usize> {
+    // The targets' keys, held in a register through the scan and stored back at its end: a
+    // load of the set after a one-byte store into it would wait for that store to reach
+    // the cache (about half the steps have a hit).
+    // SAFETY: the 32 bytes of the set (AVX2: this function is inlined into AVX2 code).
+    let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
+    let mut xs = [[T::default(); 32]; BATCH];
+    let mut hits = [0u32; BATCH];
+    let mut a = lo;
+    let mut steps = 0;
+    let found = 'scan: {
+        while a + 32 <= end {
+            let batch = if steps < FIRST { 1 } else { BATCH }.min((end - a) / 32);
+            let mut any = 0;
+            for j in 0..batch {
+                hits[j] = step(a + 32 * j, set, &mut xs[j]);
+                any |= hits[j];
+            }
+            if any != 0 {
+                for j in 0..batch {
+                    let mut h = hits[j];
+                    while h != 0 {
+                        let i = h.trailing_zeros() as usize;
+                        h &= h - 1;
+                        meet(tg, &mut set, xs[j][i], row);
+                        if tg.need == 0 {
+                            break 'scan Ok(a + 32 * j + i + 1);
+                        }
+                    }
+                }
+            }
+            a += 32 * batch;
+            steps += batch;
+        }
+        Err(a)
+    };
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
+    found
+}
+
+/// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
+/// 32-bit lanes by a variable count, not 16-bit ones), their marks kept in `R` registers of
+/// 32 keys a lane; then, heap by heap, the values of the row looked up in the heap's keys
+/// with byte shuffles (32 values a step).
+///
+/// # Safety
+/// The processor must have AVX2; `used` a multiple of 32, at most 512 and at most
+/// `stride`; `(len − 1) · stride + used ≤ rows.len()` and `len ≤ vals.len()`. A column
+/// past the values panics.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>(
+    rows: &mut [u8],
+    stride: usize,
+    used: usize,
+    vals: &[T],
+    cols: &[Columns<'_>],
+    len: usize,
+    keys: &LaneKeys,
+) {
+    let one = _mm256_set1_epi32(1);
+    let low = _mm256_set1_epi32(i32::from(keys.low));
+    let mask = _mm256_set1_epi32(i32::from(keys.mask));
+    // Bit i of 0x6996: the parity of the 4-bit value i.
+    let parity = _mm256_set1_epi32(0x6996);
+    let nibble = _mm256_set1_epi32(15);
+    // Values `at..at + 8` as 32-bit lanes.
+    let load = |at: *const T| {
+        // SAFETY: the callers below give 8 values from `at` on.
+        unsafe {
+            if T::BITS == 8 {
+                _mm256_cvtepu8_epi32(_mm_loadl_epi64(at as *const __m128i))
+            } else {
+                _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i))
+            }
+        }
+    };
+    let mut lanes = [[0u32; 8]; R];
+    for h0 in (0..len).step_by(8) {
+        let n = (len - h0).min(8);
+        let mut acc = [_mm256_setzero_si256(); R];
+        for (q, g) in cols.iter().flat_map(Columns::iter) {
+            assert!(q <= vals.len() - len, "a column past the values");
+            let at = q + h0;
+            let x = if n == 8 {
+                // at + 8 ≤ q + len ≤ vals.len() (checked above).
+                load(vals[at..].as_ptr())
+            } else {
+                let mut tail = [T::default(); 8];
+                tail[..n].copy_from_slice(&vals[at..at + n]);
+                load(tail.as_ptr())
+            };
+            let x = _mm256_xor_si256(x, _mm256_set1_epi32(g as i32));
+            // Bits below b from x, the others from x >> 1.
+            let key = _mm256_or_si256(
+                _mm256_and_si256(x, low),
+                _mm256_andnot_si256(low, _mm256_srli_epi32(x, 1)),
+            );
+            let key = if ALL_COMMON {
+                key
+            } else {
+                // Common values (popcount(x & mask) odd) keep their key, the others get one
+                // past every register.
+                let p = _mm256_and_si256(x, mask);
+                let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 8));
+                let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 4));
+                let odd =
+                    _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
+                _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
+            };
+            for (w, a) in acc.iter_mut().enumerate() {
+                // 1 << (key − 32w) in register w; 0 where that is not in 0..32.
+                let shift = _mm256_sub_epi32(key, _mm256_set1_epi32(32 * w as i32));
+                *a = _mm256_or_si256(*a, _mm256_sllv_epi32(one, shift));
+            }
+        }
+        for (w, a) in acc.iter().enumerate() {
+            // SAFETY: 32 bytes into a [u32; 8].
+            unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
+        }
+        for k in 0..n {
+            // The keys of heap h0 + k: key i is bit i & 7 of byte i >> 3.
+            let mut words = [0u32; 8];
+            for (w, lane) in lanes.iter().enumerate() {
+                words[w] = lane[k];
+            }
+            // SAFETY: 32 bytes of a [u32; 8].
+            let (below, above) =
+                halves(unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) });
+            let row = rows[(h0 + k) * stride..].as_mut_ptr();
+            for c in (0..used).step_by(32) {
+                // SAFETY: c + 32 ≤ 512 bytes of the tables; (h0 + k) · stride + c + 32 ≤
+                // (len − 1) · stride + used ≤ rows.len().
+                unsafe {
+                    let key = _mm256_loadu_si256(keys.key_of.as_ptr().add(c) as *const __m256i);
+                    let cls = _mm256_loadu_si256(keys.common.as_ptr().add(c) as *const __m256i);
+                    let at = row.add(c) as *mut __m256i;
+                    let hit = _mm256_andnot_si256(not_in(key, below, above), cls);
+                    _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), hit));
+                }
+            }
+        }
+    }
+}
+
+/// Reverses the 32 bytes of `v`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn reverse_bytes(v: __m256i) -> __m256i {
+    let rev = _mm256_setr_epi8(
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+        5, 4, 3, 2, 1, 0,
+    );
+    _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, rev), 0x4E)
+}
+
+/// Reverses the 16 words of `v`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn reverse_words(v: __m256i) -> __m256i {
+    let rev = _mm256_setr_epi8(
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
+        4, 5, 2, 3, 0, 1,
+    );
+    _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, rev), 0x4E)
+}
+
+/// The values `left[a + i] ^ right[rr − a − i]`, `i < 32`, of byte cells, in one register.
+///
+/// # Safety
+/// `a + 32 ≤ left.len()`, `a + 31 ≤ rr < right.len() + a`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn pairs_u8(left: &[u8], right: &[u8], rr: usize, a: usize) -> __m256i {
+    // SAFETY: the caller keeps both 32-byte loads in bounds.
+    unsafe {
+        let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+        let r = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+        _mm256_xor_si256(l, reverse_bytes(r))
+    }
+}
+
+/// The same for 16-bit cells, pairs `a .. a + 15` and `a + 16 .. a + 31`.
+///
+/// # Safety
+/// As [`pairs_u8`].
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn pairs_u16(left: &[u16], right: &[u16], rr: usize, a: usize) -> (__m256i, __m256i) {
+    // SAFETY: the caller keeps the four 32-byte loads in bounds.
+    unsafe {
+        let l0 = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
+        let l1 = _mm256_loadu_si256(left.as_ptr().add(a + 16) as *const __m256i);
+        let r0 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 15) as *const __m256i);
+        let r1 = _mm256_loadu_si256(right.as_ptr().add(rr - a - 31) as *const __m256i);
+        (
+            _mm256_xor_si256(l0, reverse_words(r0)),
+            _mm256_xor_si256(l1, reverse_words(r1)),
+        )
+    }
+}
+
+/// Writes the 32 byte lanes of `x` to `xs` as 16-bit values.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn widen_u8(x: __m256i, xs: &mut [u16; 32]) {
+    store_u16(
+        xs,
+        _mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)),
+        _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1)),
+    );
+}
+
+/// Writes two registers of 16 lanes to `xs`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store_u16(xs: &mut [u16; 32], x0: __m256i, x1: __m256i) {
+    // SAFETY: xs holds 64 bytes.
+    unsafe {
+        let p = xs.as_mut_ptr() as *mut __m256i;
+        _mm256_storeu_si256(p, x0);
+        _mm256_storeu_si256(p.add(1), x1);
+    }
+}
+
+/// Marks 32 values (lanes of `xs`) in `row`, masked by `row.len() − 1`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mark32(row: &mut [u8], xs: &[u16; 32]) {
+    let wmask = row.len() - 1;
+    for i in 0..32 {
+        // SAFETY: the index is masked by row.len() − 1 (a power of two). The volatile read
+        // keeps the compiler from extracting the lanes one by one from the vector register.
+        let x = unsafe { std::ptr::read_volatile(xs.as_ptr().add(i)) } as usize & wmask;
+        // SAFETY: x < row.len().
+        unsafe { *row.get_unchecked_mut(x) = 1 };
+    }
+}
+
+/// [`super::mark_pairs`] over byte values.
+///
+/// # Safety
+/// The processor must have AVX2; `hi ≤ left.len()`, `hi ≤ rr + 1`, `rr − lo < right.len()`;
+/// `row.len()` a power of two.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn mark_pairs_u8(
+    row: &mut [u8],
+    left: &[u8],
+    right: &[u8],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) {
+    let mut xs = [0u16; 32];
+    let mut a = lo;
+    while a + 32 <= hi {
+        // SAFETY: a + 32 ≤ hi ≤ left.len(); rr − a − 31 ≥ rr + 1 − hi ≥ 0; rr − a ≤ rr − lo.
+        widen_u8(unsafe { pairs_u8(left, right, rr, a) }, &mut xs);
+        mark32(row, &xs);
+        a += 32;
+    }
+    super::portable::mark_pairs(row, left, right, rr, a, hi);
+}
+
+/// [`super::mark_pairs`] over 16-bit values.
+///
+/// # Safety
+/// As [`mark_pairs_u8`].
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn mark_pairs_u16(
+    row: &mut [u8],
+    left: &[u16],
+    right: &[u16],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) {
+    let mut xs = [0u16; 32];
+    let mut a = lo;
+    while a + 32 <= hi {
+        // SAFETY: as in mark_pairs_u8.
+        let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
+        store_u16(&mut xs, x0, x1);
+        mark32(row, &xs);
+        a += 32;
+    }
+    super::portable::mark_pairs(row, left, right, rr, a, hi);
+}
+
+/// The scan over the cells from `lo` to `hi`: the steps of [`scan_steps`], a hit met by
+/// its value ([`Targets::meet_any`]), the pairs past the last whole step one by one.
+macro_rules! scan_cells {
+    ($row:ident, $tg:ident, $left:ident, $right:ident, $rr:ident, $lo:ident, $hi:ident, $step:ident) => {{
+        let meet = |tg: &mut Targets<_>, set: &mut __m256i, v, row: &mut [u8]| {
+            let (k, target) = tg.meet_any(v, row);
+            *set = without_key(*set, k, target);
+        };
+        match scan_steps($row, $tg, $lo, $hi, $step, meet) {
+            Ok(stop) => Some(stop),
+            Err(a) => scan_tail($row, $tg, $left, $right, $rr, a, $hi),
+        }
+    }};
+}
+
+/// [`super::scan`] over byte values.
+///
+/// # Safety
+/// The processor must have AVX2; `hi ≤ left.len()`, `hi ≤ rr + 1`, `rr − lo < right.len()`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn scan_u8(
+    row: &mut [u8],
+    tg: &mut Targets<u8>,
+    left: &[u8],
+    right: &[u8],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    let step = |a: usize, set: __m256i, xs: &mut [u8; 32]| {
+        // SAFETY: as in mark_pairs_u8; 32 bytes into xs.
+        unsafe {
+            let x = pairs_u8(left, right, rr, a);
+            _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x);
+            set_hits(x, set)
+        }
+    };
+    scan_cells!(row, tg, left, right, rr, lo, hi, step)
+}
+
+/// [`super::scan`] over 16-bit values below 512.
+///
+/// # Safety
+/// As [`scan_u8`].
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn scan_u16(
+    row: &mut [u8],
+    tg: &mut Targets<u16>,
+    left: &[u16],
+    right: &[u16],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    let low = _mm256_set1_epi16(tg.low as u16 as i16);
+    let key = |x: __m256i| {
+        _mm256_or_si256(
+            _mm256_and_si256(x, low),
+            _mm256_andnot_si256(low, _mm256_srli_epi16(x, 1)),
+        )
+    };
+    let step = |a: usize, set: __m256i, xs: &mut [u16; 32]| {
+        // SAFETY: as in mark_pairs_u8.
+        let (x0, x1) = unsafe { pairs_u16(left, right, rr, a) };
+        store_u16(xs, x0, x1);
+        // Packing interleaves the 128-bit halves; the permutation puts the keys in order.
+        let k = _mm256_permute4x64_epi64(_mm256_packus_epi16(key(x0), key(x1)), 0xD8);
+        set_hits(k, set)
+    };
+    scan_cells!(row, tg, left, right, rr, lo, hi, step)
+}

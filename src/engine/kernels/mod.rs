@@ -1,0 +1,619 @@
+//! The inner loops of the sparse engine: marking a column of pair values, finding the least
+//! unmarked values of a class, and scanning pairs of heaps for a set of target values.
+//!
+//! Each function here is the one entry to a kernel: it checks what the kernel needs and picks
+//! the version of its [`Tier`] (`tier.rs`: the table of tiers and every choice that depends on
+//! one). The versions sit side by side, one file a tier:
+//! - `portable.rs`: plain Rust over fixed-size chunks, written so that the compiler vectorises
+//!   it (at 128 bits on the baseline: SSE2, NEON); every other version is tested against it;
+//! - `avx2.rs`: the scans 32 pairs a step with byte shuffles, step 1 in 32-bit lanes;
+//! - `avx512bw.rs`: step 1 in 16-bit lanes, 32 heaps a register, with AVX-512 F/BW only
+//!   (Skylake-SP, Cascade Lake);
+//! - `avx512vbmi.rs`: the scans 64 pairs a step with byte permutations and compress, small
+//!   mode's near pairs and scan (Ice Lake, Zen 4).
+//!
+//! A kernel is gated on the extensions it uses, not on a tier: a tier runs the best version
+//! whose extensions it has (the AVX-512 tier without VBMI runs AVX2's scans). The engine's hot
+//! paths are compiled once a tier (`tier_code!`) and every loop here is `#[inline(always)]`, so
+//! that it takes the instruction set of its caller. `targets.rs` holds the set of targets of a
+//! scan, whose form is the tier's (a scan cannot run without the set it reads). What the
+//! kernels compute never depends on which tier runs them: `tests.rs` runs every tier the
+//! processor has on the same inputs.
+
+mod portable;
+mod targets;
+pub mod tier;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512bw;
+#[cfg(target_arch = "x86_64")]
+mod avx512vbmi;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use targets::Targets;
+pub use tier::{Tier, TierError, TierInfo, TierKind, TIERS};
+
+use super::scan_keys::{key_without, ScanKeys};
+use super::Cell;
+use portable::scan_tail;
+pub(crate) use portable::{first_open, for_each_open};
+use tier::{Lanes, TargetSet};
+
+/// Pairs per chunk of a scan.
+pub(super) const LANES: usize = 32;
+
+/// A scan compares whole chunks with the list of targets once at most this many remain.
+pub(super) const FEW: usize = 8;
+
+/// For every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row `k` of `rows` for
+/// `k < len`; rows are `stride` bytes apart, values masked by `wmask`.
+#[inline(always)]
+pub(super) fn mark_columns<T: Cell>(
+    rows: &mut [u8],
+    stride: usize,
+    wmask: usize,
+    vals: &[T],
+    cols: &[(usize, u32)],
+    len: usize,
+) {
+    if len == 0 || cols.is_empty() {
+        return;
+    }
+    assert!(wmask < stride && (len - 1) * stride + wmask < rows.len());
+    assert!(cols.iter().all(|&(q, _)| q + len <= vals.len()));
+    portable::mark_columns(rows, stride, wmask, vals, cols, len);
+}
+
+/// How [`lane_marks`] numbers the common values of a mask: a common value without the mask's
+/// lowest bit `b` (which follows from the others: `popcount(v & mask)` is odd), so that the
+/// common values below `2^k` get the keys below `2^(k−1)`. A lane holds `16 · regs` keys; the
+/// common values with a larger key are left out: a heap marked in lanes is *clipped* (exact
+/// only below [`LaneKeys::limit`]) until its row is marked in full.
+#[derive(Debug, Clone)]
+pub(super) struct LaneKeys {
+    mask: u16,
+    /// The bits below `b`.
+    low: u16,
+    /// Registers of 16 keys a lane: one of [`LaneKeys::REGS`].
+    regs: usize,
+    /// Every common value below this has a key below `16 · regs`.
+    limit: u32,
+    /// For each value below 512: its key (any value, common or not, without bit `b`) …
+    key_of: [u8; 512],
+    /// … and 1 where it is common and its key below `16 · regs`, else 0.
+    common: [u8; 512],
+}
+
+impl LaneKeys {
+    /// The register counts [`lane_marks`] is compiled for (1, for tests, clips at 32).
+    pub const REGS: [usize; 5] = [1, 4, 8, 12, 16];
+
+    /// The keys of the mask's common values in `regs` registers (one of [`LaneKeys::REGS`]),
+    /// when the mask's lowest bit is below bit 8 and it fits 16 bits (else `None`).
+    pub(super) fn new(mask: u32, regs: usize) -> Option<LaneKeys> {
+        let b = mask.trailing_zeros();
+        if mask == 0 || b >= 8 || mask > 0xFFFF || !Self::REGS.contains(&regs) {
+            return None;
+        }
+        let low = (1u32 << b) - 1;
+        let key = |v: u32| key_without(v, low);
+        let keys = 16 * regs as u32;
+        let limit = (0..1 << 16).find(|&v| key(v) >= keys).unwrap_or(1 << 16);
+        let mut lk = LaneKeys {
+            mask: mask as u16,
+            low: low as u16,
+            regs,
+            limit,
+            key_of: [0; 512],
+            common: [0; 512],
+        };
+        for v in 0..512u32 {
+            lk.key_of[v as usize] = key(v) as u8;
+            let common = !crate::classes::is_rare(v, mask);
+            lk.common[v as usize] = u8::from(common && key(v) < keys);
+        }
+        Some(lk)
+    }
+
+    /// Every common value below this is marked by [`lane_marks`].
+    pub(super) fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// Registers of 16 keys a lane.
+    pub(super) fn regs(&self) -> usize {
+        self.regs
+    }
+}
+
+/// Columns of pair values for [`lane_marks`]: for each rare position `p` of `pos` (value `g`
+/// in `val`), the column `(base − p, g)`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Columns<'a> {
+    pub(super) base: usize,
+    pub(super) pos: &'a [usize],
+    pub(super) val: &'a [u32],
+}
+
+impl Columns<'_> {
+    /// The columns `(q, g)`.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        // A position past the base gives a column past any values, which their users reject.
+        self.pos
+            .iter()
+            .zip(self.val)
+            .map(|(&p, &g)| (self.base.wrapping_sub(p), g))
+    }
+}
+
+/// Step 1 in vector lanes: for every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row
+/// `k` of `rows` for `k < len` (rows `stride` bytes apart, `width` bytes used), like
+/// [`mark_columns`], but only the common values with a key ([`LaneKeys`]). 32 heaps at a time,
+/// one per 16-bit lane, their marks kept in registers of 16 keys a lane (a subtraction, a shift
+/// and an OR a register per 32 pairs, no store per pair), then ORed into the rows. About three
+/// times faster than a store per pair with 8 registers (Officers' columns, AVX-512 on Zen 4:
+/// 0.13 against 0.43 ns a pair). With AVX2, 8 heaps at a time in 32-bit lanes
+/// (`avx2::lane_marks`). With `all_common` the caller knows that every value of the columns is
+/// common (no other heap of a pair is a rare position: the rare positions all lie below half
+/// the heaps) and the class test per pair is left out. Returns false, having done
+/// nothing, where it cannot run (the portable build, or values wider than 16 bits); the caller
+/// marks with [`mark_columns`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn lane_marks<T: Cell>(
+    tier: Tier,
+    rows: &mut [u8],
+    stride: usize,
+    width: usize,
+    vals: &[T],
+    cols: &[Columns<'_>],
+    len: usize,
+    keys: &LaneKeys,
+    all_common: bool,
+) -> bool {
+    if tier.lanes() == Lanes::None || T::BITS > 16 {
+        return false;
+    }
+    if len == 0 || cols.is_empty() {
+        return true;
+    }
+    let used = width.min(512);
+    assert!(used.is_multiple_of(64) && used <= stride && (len - 1) * stride + used <= rows.len());
+    assert!(len <= vals.len());
+    // Registers of 16 keys a lane on AVX-512, of 32 on AVX2 (half as many, at least 1).
+    macro_rules! regs {
+        ($set:ident, $($r:literal / $r2:literal),*) => {
+            match (keys.regs, all_common) {
+                $(
+                    ($r, true) => $set::lane_marks::<T, $r2, true>(
+                        rows, stride, used, vals, cols, len, keys,
+                    ),
+                    ($r, false) => $set::lane_marks::<T, $r2, false>(
+                        rows, stride, used, vals, cols, len, keys,
+                    ),
+                )*
+                _ => unreachable!("LaneKeys::REGS"),
+            }
+        };
+    }
+    // SAFETY (each): the tier's proof says the processor has what the kernel uses; the rows
+    // are checked above, each column where it is used (a check of every column here, once a
+    // call, took a quarter of the far chunks' own time with four chunks a thread: it grows
+    // with the rare positions).
+    #[cfg(target_arch = "x86_64")]
+    match tier.lanes() {
+        Lanes::None => return false,
+        Lanes::Avx2 => {
+            let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
+            unsafe { regs!(avx2, 1 / 1, 4 / 2, 8 / 4, 12 / 6, 16 / 8) }
+        }
+        Lanes::Avx512Bw => {
+            let _proof = tier
+                .avx512bw()
+                .expect("AVX-512 BW lanes on an AVX-512 tier");
+            unsafe { regs!(avx512bw, 1 / 1, 4 / 4, 8 / 8, 12 / 12, 16 / 16) }
+        }
+        Lanes::Vbmi => {
+            let _proof = tier.avx512vbmi().expect("VBMI lanes on the VBMI tier");
+            unsafe { regs!(avx512vbmi, 1 / 1, 4 / 4, 8 / 8, 12 / 12, 16 / 16) }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rows, stride, vals, keys);
+        return false;
+    }
+    #[allow(unreachable_code)]
+    true
+}
+
+/// Small mode's scan: `targets` (bit `v` for value `v < limit ≤ 64`) without the values of the
+/// pairs `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of
+/// values seen (the compiler vectorises the fold) until no target is left; with `WIDE`, pairs
+/// of value `limit` or more mark nothing ([`small_bit`]). Needs `hi ≤ r + 1` and
+/// `r − lo < vals.len()`. With AVX2 or AVX-512 and byte values, whole chunks go to
+/// `avx2::small_scan` or `avx512::small_scan`, which compare the chunks left with one or two
+/// targets with each.
+#[inline(always)]
+pub(super) fn small_scan<T: Cell, const WIDE: bool>(
+    tier: Tier,
+    vals: &[T],
+    r: usize,
+    lo: usize,
+    hi: usize,
+    targets: u64,
+    limit: u32,
+) -> u64 {
+    assert!(lo >= hi || (hi <= r + 1 && r - lo < vals.len()));
+    let (mut a, mut targets) = (lo, targets);
+    #[cfg(target_arch = "x86_64")]
+    if limit <= 64 {
+        if let Some(bytes) = cast::<T, u8>(vals) {
+            // The kernels compare pair values with the targets as bytes: every target is below
+            // the limit, so no value from the limit on meets one.
+            assert!(targets.checked_shr(limit).unwrap_or(0) == 0);
+            // SAFETY (both): the tier's proof says the processor has what the kernel uses;
+            // bounds asserted above.
+            if let Some(_proof) = tier.avx512vbmi() {
+                (targets, a) = unsafe { avx512vbmi::small_scan(bytes, r, a, hi, targets) };
+            } else if let Some(_proof) = tier.avx2() {
+                (targets, a) = unsafe { avx2::small_scan(bytes, r, a, hi, targets) };
+            }
+        }
+    }
+    let _ = tier;
+    portable::small_scan::<T, WIDE>(vals, r, a, hi, targets, limit)
+}
+
+/// The chunks of 64 pairs from `a` on that lie below `hi`, for the kernels of small mode's scan
+/// (`avx2::small_scan`, `avx512::small_scan`): the targets left and where it stopped. While more
+/// than two targets are left, `seen(a)` (the word of the values of the chunk at `a`) clears
+/// them; then `meets(a, one, two)` tells whether the chunk holds the targets `one` and `two`,
+/// as made by `wanted`: the one or two left, the same one twice when one is, made once per
+/// target met so that nothing but `a` carries from chunk to chunk. (0.167, 2^22 heaps: half its
+/// chunks are left with one target, a sixth with two; a compare each is a few instructions,
+/// the word a few dozen. Comparing with three or four targets was slower.) A value from the
+/// limit on sets no target's bit in `seen` (from 64 on, none; below 64, one above every
+/// target), nor is it equal to one.
+#[inline(always)]
+fn small_scan_chunks<W: Copy>(
+    mut a: usize,
+    hi: usize,
+    mut targets: u64,
+    seen: impl Fn(usize) -> u64,
+    wanted: impl Fn(u32) -> W,
+    meets: impl Fn(usize, W, W) -> (bool, bool),
+) -> (u64, usize) {
+    while targets.count_ones() > 2 && a + 64 <= hi {
+        targets &= !seen(a);
+        a += 64;
+    }
+    while targets != 0 && a + 64 <= hi {
+        let (first, second) = (targets.trailing_zeros(), 63 - targets.leading_zeros());
+        let (one, two) = (wanted(first), wanted(second));
+        while a + 64 <= hi {
+            let (hit_one, hit_two) = meets(a, one, two);
+            a += 64;
+            if hit_one || hit_two {
+                if hit_one {
+                    targets &= !(1u64 << first);
+                }
+                if hit_two {
+                    targets &= !(1u64 << second);
+                }
+                break;
+            }
+        }
+    }
+    (targets, a)
+}
+
+/// Bit `v` of a small mode mark word: `1 << v`, or 0 when `WIDE` and `v ≥ limit` (a value the
+/// word does not hold; without `WIDE` every value is below `limit` = 64).
+#[inline(always)]
+pub(super) fn small_bit<const WIDE: bool>(v: u32, limit: u32) -> u64 {
+    if WIDE {
+        (1u64 << (v & 63)) & u64::from(v < limit).wrapping_neg()
+    } else {
+        1u64 << (v & 63)
+    }
+}
+
+/// Small mode's far marks of a block of heaps: `far[j] |=` [`small_bit`]`(g ⊕ vals[start + j])`
+/// for each column `(start, g)`. With AVX-512 (F), byte cells and a block of 64, the 64
+/// words stay in registers across the columns (the portable loop reads and writes them once a
+/// column).
+#[inline(always)]
+pub(super) fn small_columns<T: Cell, const WIDE: bool>(
+    tier: Tier,
+    far: &mut [u64],
+    vals: &[T],
+    columns: &[(usize, u32)],
+    limit: u32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(_proof), true) = (tier.avx512bw(), limit <= 64) {
+        if let (Ok(block), Some(bytes)) =
+            (<&mut [u64; 64]>::try_from(&mut *far), cast::<T, u8>(vals))
+        {
+            // SAFETY: the tier's proof says the processor has AVX-512 F.
+            return unsafe { avx512bw::small_columns(block, bytes, columns, limit) };
+        }
+    }
+    let _ = tier;
+    portable::small_columns::<T, WIDE>(far, vals, columns, limit);
+}
+
+/// Small mode's pairs of a heap `n` with rare positions near 0, as lanes: pair `i` takes the
+/// value `d` below the heap (`d` = take + rare position, at most 64) and its rare value `g`;
+/// `idx[i]` = 64 − d and `g[i]` = g for the first `count` lanes (for [`near_small_marks`]).
+#[derive(Debug, Clone)]
+pub(super) struct NearLanes {
+    idx: [u8; 64],
+    g: [u8; 64],
+    count: usize,
+}
+
+impl NearLanes {
+    /// The lanes of the pairs `(d, g)`, if there are at most 64, with each `d` in 1..=64 and
+    /// each `g` below 256.
+    pub(super) fn new(pairs: &[(usize, u32)]) -> Option<NearLanes> {
+        if pairs.len() > 64
+            || pairs
+                .iter()
+                .any(|&(d, g)| !(1..=64).contains(&d) || g > 255)
+        {
+            return None;
+        }
+        let mut lanes = NearLanes {
+            idx: [0; 64],
+            g: [0; 64],
+            count: pairs.len(),
+        };
+        for (i, &(d, g)) in pairs.iter().enumerate() {
+            lanes.idx[i] = (64 - d) as u8;
+            lanes.g[i] = g as u8;
+        }
+        Some(lanes)
+    }
+}
+
+/// The mark word of the pairs of `lanes` for heap `n` ([`small_bit`] of `g ⊕ G(n − d)`, 0 for
+/// values from `limit` on), all 64 at once with VBMI and byte cells: the other heaps
+/// are bytes of the 64 values below `n`, picked with one byte permutation. `None` where it
+/// cannot run (another instruction set or cell width, or `n < 64`); the caller marks them one
+/// by one.
+#[inline(always)]
+pub(super) fn near_small_marks<T: Cell>(
+    tier: Tier,
+    vals: &[T],
+    n: usize,
+    lanes: &NearLanes,
+    limit: u32,
+) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(_proof), true) = (tier.avx512vbmi(), n >= 64 && limit <= 64) {
+        let window = &cast::<T, u8>(vals)?[n - 64..n];
+        // SAFETY: the tier's proof says the processor has VBMI; the window holds 64.
+        return Some(unsafe { avx512vbmi::near_marks(window, lanes, limit) });
+    }
+    let _ = (tier, vals, n, lanes, limit);
+    None
+}
+
+/// Marks `left[a] ^ right[rr − a]` in `row` (values masked by `row.len() − 1`, a power of two)
+/// for every `a` in `lo..hi`. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and `rr − lo < right.len()`.
+#[inline(always)]
+pub(super) fn mark_pairs<T: Cell>(
+    tier: Tier,
+    row: &mut [u8],
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) {
+    if lo >= hi {
+        return;
+    }
+    assert!(
+        row.len().is_power_of_two() && hi <= left.len() && hi <= rr + 1 && rr - lo < right.len()
+    );
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx2() {
+        if let (Some(l), Some(r)) = (cast::<T, u8>(left), cast::<T, u8>(right)) {
+            // SAFETY: the tier's proof says the processor has AVX2; bounds checked above.
+            return unsafe { avx2::mark_pairs_u8(row, l, r, rr, lo, hi) };
+        }
+        if let (Some(l), Some(r)) = (cast::<T, u16>(left), cast::<T, u16>(right)) {
+            // SAFETY: as above.
+            return unsafe { avx2::mark_pairs_u16(row, l, r, rr, lo, hi) };
+        }
+    }
+    let _ = tier;
+    portable::mark_pairs(row, left, right, rr, lo, hi);
+}
+
+/// The least `v` with `row[v] == 0` and `class[v] != 0` ([`first_open`] for one value), 64 bytes
+/// at a time with AVX-512.
+#[inline(always)]
+pub(super) fn first_open_on(tier: Tier, row: &[u8], class: &[u8]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx512bw() {
+        // SAFETY: the tier's proof says the processor has AVX-512 F and BW.
+        return unsafe { avx512bw::first_open(row, class) };
+    }
+    let _ = tier;
+    first_open::<1>(row, class)[0]
+}
+
+/// Scans the pairs `left[a] ^ right[rr − a]` for `a` in `lo..hi`; every target met is marked in
+/// `row` and removed. Returns `Some(b)` once every target is met: every pair before `b` (≤ `hi`)
+/// has been looked at, and `b` is at most a few chunks past the pair that met the last target
+/// (exactly that pair's successor on the portable and AVX2 loops). `None` when the range ends
+/// first. Needs `hi ≤ left.len()`, `hi ≤ rr + 1` and
+/// `rr − lo < right.len()`.
+#[inline(always)]
+pub(super) fn scan<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    debug_assert!(tg.need > 0);
+    assert!(hi <= left.len() && hi <= rr + 1 && (lo >= hi || rr - lo < right.len()));
+    // The vector loops of `$set` for byte and 16-bit cells.
+    #[cfg(target_arch = "x86_64")]
+    macro_rules! on_cells {
+        ($set:ident) => {{
+            if let (Some(l), Some(r), Some(t)) = (
+                cast::<T, u8>(left),
+                cast::<T, u8>(right),
+                cast_mut::<T, u8>(tg),
+            ) {
+                // SAFETY: the tier's proof says the processor has what the kernel
+                // uses; bounds checked above.
+                return unsafe { $set::scan_u8(row, t, l, r, rr, lo, hi) };
+            }
+            if let (Some(l), Some(r), Some(t)) = (
+                cast::<T, u16>(left),
+                cast::<T, u16>(right),
+                cast_mut::<T, u16>(tg),
+            ) {
+                // SAFETY: as above.
+                return unsafe { $set::scan_u16(row, t, l, r, rr, lo, hi) };
+            }
+        }};
+    }
+    // The scan that reads the set the targets keep.
+    match tg.set {
+        TargetSet::Map => {}
+        #[cfg(target_arch = "x86_64")]
+        TargetSet::Avx2Keys => {
+            let _proof = tg.tier.avx2().expect("AVX2 keys on an AVX2 tier");
+            on_cells!(avx2);
+        }
+        #[cfg(target_arch = "x86_64")]
+        TargetSet::Vbmi => {
+            let _proof = tg.tier.avx512vbmi().expect("a VBMI set on the VBMI tier");
+            on_cells!(avx512vbmi);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        TargetSet::Avx2Keys | TargetSet::Vbmi => unreachable!("x86-64 tiers"),
+    }
+    portable::scan(row, tg, left, right, rr, lo, hi)
+}
+
+/// [`scan`] over the whole chunks of 64 pairs `(a, r − a)`, `a` in `lo..end`, on the byte keys
+/// of the values ([`ScanKeys`]; `end` from [`ScanKeys::chunks_end`], so that no heap `r − a` is
+/// a rare position): a heap `a` that is a rare position is left out (its pair's value is
+/// common), every other pair's key is looked up among the keys of the targets. `Ok(b)` once
+/// every target is met, as [`scan`] returns it; `Err(end)` when the chunks ran out first.
+/// Only with a vector set of targets ([`Tier::scans_keys`]: VBMI's 512-bit set of the values, or
+/// AVX2's set of their keys, 32 pairs a step), for 16-bit cells and values below 512: elsewhere
+/// it does nothing and returns `Err(lo)`.
+#[inline(always)]
+pub(super) fn scan_keys<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    keys: &ScanKeys,
+    r: usize,
+    lo: usize,
+    end: usize,
+) -> Result<usize, usize> {
+    debug_assert!(tg.need > 0);
+    if end <= lo || tg.width != 512 {
+        return Err(lo);
+    }
+    let Some(t) = cast_mut::<T, u16>(tg) else {
+        return Err(lo);
+    };
+    let check = || {
+        assert!(
+            (end - lo).is_multiple_of(64)
+                && lo >= 1
+                && keys.chunks_end(r, lo, end, 0) == end
+                && row.len() >= 512
+        )
+    };
+    // SAFETY (each): the tier's proof says the processor has what the kernel uses; the chunks
+    // lie within the keys (checked: the right side's rare positions are the caller's matter,
+    // not a bound).
+    match t.set {
+        TargetSet::Map => Err(lo),
+        #[cfg(target_arch = "x86_64")]
+        TargetSet::Avx2Keys => {
+            let _proof = t.tier.avx2().expect("AVX2 keys on an AVX2 tier");
+            check();
+            // The targets' keys leave out the bit the scan's keys do.
+            assert_eq!(t.low, (1 << keys.bit()) - 1, "keys of another mask");
+            unsafe { avx2::scan_keys(row, t, keys, r, lo, end) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        TargetSet::Vbmi => {
+            let _proof = t.tier.avx512vbmi().expect("a VBMI set on the VBMI tier");
+            check();
+            unsafe { avx512vbmi::scan_keys(row, t, keys, r, lo, end) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        TargetSet::Avx2Keys | TargetSet::Vbmi => unreachable!("x86-64 tiers"),
+    }
+}
+
+/// The loop of the kernels' `open_set`: writes into `set` the set (value `v`: bit `v & 7` of
+/// byte `v >> 3`) of the values `v < end` with `row[v] == 0` and `class[v] != 0`, for rows of at
+/// most 512 values, a multiple of a step of `8 · BYTES` values; `open(i)` gives those bits for
+/// the step from `i` on, which lies within `row` and `class` (checked here). Returns how many
+/// there are. The set is written and counted a word at a time: read back whole right after
+/// eight narrower stores, it would wait for them to reach the cache (Officers' finisher spent
+/// 180 cycles a heap here).
+#[inline(always)]
+fn open_set_steps<const BYTES: usize>(
+    set: &mut [u8; 64],
+    row: &[u8],
+    class: &[u8],
+    end: usize,
+    mut open: impl FnMut(usize) -> u64,
+) -> usize {
+    let step = 8 * BYTES;
+    let len = row.len().min(512);
+    assert!(BYTES <= 8 && len.is_multiple_of(step) && class.len() >= len);
+    let mut count = 0;
+    for (w, word) in set.chunks_exact_mut(BYTES).enumerate() {
+        let i = step * w;
+        let mut bits = 0u64;
+        if i < len && i < end {
+            bits = open(i);
+            if end < i + step {
+                bits &= (1u64 << (end - i)) - 1;
+            }
+        }
+        count += bits.count_ones() as usize;
+        word.copy_from_slice(&bits.to_le_bytes()[..BYTES]);
+    }
+    count
+}
+
+/// `s` as a slice of `U` when `T` is `U`.
+#[inline(always)]
+fn cast<T: Cell, U: Cell>(s: &[T]) -> Option<&[U]> {
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<U>()).then(|| {
+        // SAFETY: T and U are the same type.
+        unsafe { std::slice::from_raw_parts(s.as_ptr() as *const U, s.len()) }
+    })
+}
+
+/// `t` as targets of `U` values when `T` is `U`.
+#[inline(always)]
+fn cast_mut<T: Cell, U: Cell>(t: &mut Targets<T>) -> Option<&mut Targets<U>> {
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<U>()).then(|| {
+        // SAFETY: T and U are the same type, so Targets<T> and Targets<U> are too.
+        unsafe { &mut *(t as *mut Targets<T> as *mut Targets<U>) }
+    })
+}

@@ -1,0 +1,303 @@
+//! PORTABLE-DOC
+
+use super::{Cell, Targets, FEW, LANES};
+
+/// [`super::mark_columns`] (its checks done): the common widths get a constant row stride, so
+/// that the unrolled loop adds it for free.
+#[inline(always)]
+pub(super) fn mark_columns<T: Cell>(
+    rows: &mut [u8],
+    stride: usize,
+    wmask: usize,
+    vals: &[T],
+    cols: &[(usize, u32)],
+    len: usize,
+) {
+    macro_rules! by_width {
+        ($($w:literal),*) => {
+            match wmask + 1 {
+                $($w if stride == $w + 64 => {
+                    for &(q, g) in cols {
+                        mark_column_fixed::<T, { $w + 64 }>(rows, wmask, &vals[q..q + len], g);
+                    }
+                })*
+                _ => {
+                    for &(q, g) in cols {
+                        mark_column_scalar(rows, stride, wmask, &vals[q..q + len], g);
+                    }
+                }
+            }
+        };
+    }
+    by_width!(64, 128, 256, 512, 1024)
+}
+
+/// [`mark_column_scalar`] with rows `STRIDE` bytes apart, eight rows at a time.
+#[inline(always)]
+fn mark_column_fixed<T: Cell, const STRIDE: usize>(
+    rows: &mut [u8],
+    wmask: usize,
+    src: &[T],
+    g: u32,
+) {
+    let mut row = rows.as_mut_ptr();
+    let mut eights = src.chunks_exact(8);
+    for e in &mut eights {
+        // SAFETY: as in mark_column_scalar: row k of the column starts at k * STRIDE and
+        // k * STRIDE + x ≤ (len − 1) * STRIDE + wmask < rows.len(), checked by the caller.
+        unsafe {
+            for (k, v) in e.iter().enumerate() {
+                *row.add(k * STRIDE + ((v.get() ^ g) as usize & wmask)) = 1;
+            }
+            row = row.add(8 * STRIDE);
+        }
+    }
+    for &v in eights.remainder() {
+        // SAFETY: as above.
+        unsafe {
+            *row.add((v.get() ^ g) as usize & wmask) = 1;
+            row = row.add(STRIDE);
+        }
+    }
+}
+
+/// One column of [`mark_columns`], one value at a time (the caller checks the bounds).
+#[inline(always)]
+fn mark_column_scalar<T: Cell>(rows: &mut [u8], stride: usize, wmask: usize, src: &[T], g: u32) {
+    let mut row = rows.as_mut_ptr();
+    for &v in src {
+        let x = (v.get() ^ g) as usize & wmask;
+        // SAFETY: row k starts at k * stride, and k * stride + x ≤ (len − 1) * stride + wmask
+        // < rows.len(), checked by the caller.
+        unsafe {
+            *row.add(x) = 1;
+            row = row.add(stride);
+        }
+    }
+}
+
+/// [`super::mark_pairs`] one pair at a time.
+#[inline(always)]
+pub(super) fn mark_pairs<T: Cell>(
+    row: &mut [u8],
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) {
+    let wmask = row.len() - 1;
+    for (l, r) in left[lo..hi]
+        .iter()
+        .zip(right[rr + 1 - hi..=rr - lo].iter().rev())
+    {
+        row[(*l ^ *r).get() as usize & wmask] = 1;
+    }
+}
+
+/// The least `K` values `v` with `row[v] == 0` and `class[v] != 0`, ascending; `u32::MAX` in
+/// the slots past the last one found. `row` and `class` are equally long, a multiple of 16.
+#[inline(always)]
+pub(crate) fn first_open<const K: usize>(row: &[u8], class: &[u8]) -> [u32; K] {
+    let mut out = [u32::MAX; K];
+    let mut found = 0;
+    for (i, (r, c)) in row.chunks_exact(16).zip(class.chunks_exact(16)).enumerate() {
+        let mut bits = open_bits(
+            r.try_into().expect("16 bytes"),
+            c.try_into().expect("16 bytes"),
+        );
+        while bits != 0 {
+            out[found] = (16 * i) as u32 + bits.trailing_zeros();
+            found += 1;
+            if found == K {
+                return out;
+            }
+            bits &= bits - 1;
+        }
+    }
+    out
+}
+
+/// Calls `f(v)` for every `v < end` with `row[v] == 0` and `class[v] != 0`, ascending.
+#[inline(always)]
+pub(crate) fn for_each_open(row: &[u8], class: &[u8], end: usize, mut f: impl FnMut(u32)) {
+    let end = end.min(row.len());
+    for (i, (r, c)) in row.chunks_exact(16).zip(class.chunks_exact(16)).enumerate() {
+        if 16 * i >= end {
+            return;
+        }
+        let mut bits = open_bits(
+            r.try_into().expect("16 bytes"),
+            c.try_into().expect("16 bytes"),
+        );
+        let room = end - 16 * i;
+        if room < 16 {
+            bits &= (1 << room) - 1;
+        }
+        while bits != 0 {
+            f((16 * i) as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// Bit `i` set when `row[i] == 0` and `class[i] != 0`.
+#[inline(always)]
+fn open_bits(row: &[u8; 16], class: &[u8; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target; the loads read 16 bytes of 16-byte arrays.
+        unsafe {
+            let r = _mm_loadu_si128(row.as_ptr() as *const __m128i);
+            let c = _mm_loadu_si128(class.as_ptr() as *const __m128i);
+            let open = _mm_andnot_si128(
+                _mm_cmpeq_epi8(c, _mm_setzero_si128()),
+                _mm_cmpeq_epi8(r, _mm_setzero_si128()),
+            );
+            _mm_movemask_epi8(open) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bits = 0;
+        for i in 0..16 {
+            bits |= u32::from(row[i] == 0 && class[i] != 0) << i;
+        }
+        bits
+    }
+}
+
+/// `left[a + i] ^ right[rr − a − i]` for `i < LANES`.
+#[inline(always)]
+fn pair_chunk<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize) -> [T; LANES] {
+    let l: &[T; LANES] = left[a..a + LANES].try_into().expect("chunk length");
+    let g: &[T; LANES] = right[rr + 1 - a - LANES..rr + 1 - a]
+        .try_into()
+        .expect("chunk length");
+    let mut x = [T::default(); LANES];
+    for i in 0..LANES {
+        x[i] = l[i] ^ g[LANES - 1 - i];
+    }
+    x
+}
+
+/// Whether some value of the chunk is in the (padded) list.
+#[inline(always)]
+fn list_hits<T: Cell>(x: &[T; LANES], list: &[T; FEW]) -> bool {
+    let mut hit = [0u8; LANES];
+    for &m in list {
+        for i in 0..LANES {
+            hit[i] |= u8::from(x[i] == m);
+        }
+    }
+    hit.iter().fold(0, |a, &b| a | b) != 0
+}
+
+/// Bit `i` set when value `i` of the chunk is a target in `map`.
+#[inline(always)]
+fn map_bits<T: Cell>(x: &[T; LANES], map: &[u8]) -> u32 {
+    let wmask = map.len() - 1;
+    let mut bits = 0u32;
+    for (i, &v) in x.iter().enumerate() {
+        // SAFETY: the index is masked by map.len() − 1, map.len() a power of two.
+        bits |= u32::from(unsafe { *map.get_unchecked(v.get() as usize & wmask) }) << i;
+    }
+    bits
+}
+
+/// The pairs of [`scan`] one by one.
+#[inline(always)]
+pub(super) fn scan_tail<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    mut a: usize,
+    hi: usize,
+) -> Option<usize> {
+    while a < hi {
+        let v = (left[a] ^ right[rr - a]).get();
+        a += 1;
+        if tg.meet(v, row) && tg.need == 0 {
+            return Some(a);
+        }
+    }
+    None
+}
+
+/// [`super::small_scan`] from pair `a` on, 64 pairs at a time folded into a word of the values
+/// seen (the compiler vectorises the fold).
+#[inline(always)]
+pub(super) fn small_scan<T: Cell, const WIDE: bool>(
+    vals: &[T],
+    r: usize,
+    mut a: usize,
+    hi: usize,
+    mut targets: u64,
+    limit: u32,
+) -> u64 {
+    let bit = |v: u32| super::small_bit::<WIDE>(v, limit);
+    while targets != 0 && a < hi {
+        let stop = hi.min(a + 64);
+        // Pairs (b, r − b) for b in a..stop: the left parts ascending, the right ones descending.
+        let seen = vals[a..stop]
+            .iter()
+            .zip(vals[r + 1 - stop..r + 1 - a].iter().rev())
+            .fold(0u64, |acc, (&l, &rt)| acc | bit((l ^ rt).get()));
+        targets &= !seen;
+        a = stop;
+    }
+    targets
+}
+
+/// [`super::small_columns`] a column at a time.
+#[inline(always)]
+pub(super) fn small_columns<T: Cell, const WIDE: bool>(
+    far: &mut [u64],
+    vals: &[T],
+    columns: &[(usize, u32)],
+    limit: u32,
+) {
+    let len = far.len();
+    for &(start, g) in columns {
+        for (m, &v) in far.iter_mut().zip(&vals[start..start + len]) {
+            *m |= super::small_bit::<WIDE>(g ^ v.get(), limit);
+        }
+    }
+}
+
+/// [`super::scan`] a chunk of [`LANES`] pairs at a time: the chunk's values looked up in the map
+/// of targets, or, once few targets are left, compared with their list first.
+#[inline(always)]
+pub(super) fn scan<T: Cell>(
+    row: &mut [u8],
+    tg: &mut Targets<T>,
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    let mut a = lo;
+    while a + LANES <= hi {
+        let x = pair_chunk(left, right, rr, a);
+        // Lanes that hold a target: in list mode only looked up when the list compare hits.
+        let mut bits = if !tg.use_list() || list_hits(&x, &tg.list) {
+            map_bits(&x, &tg.map)
+        } else {
+            0
+        };
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // A value met twice in the chunk is a target only the first time.
+            if tg.meet(x[i].get(), row) && tg.need == 0 {
+                return Some(a + i + 1);
+            }
+        }
+        a += LANES;
+    }
+    scan_tail(row, tg, left, right, rr, a, hi)
+}

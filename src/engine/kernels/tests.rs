@@ -1,0 +1,534 @@
+use super::*;
+use crate::classes::is_rare;
+use crate::engine::scan_keys::ScanKeys;
+
+#[test]
+fn first_open_and_for_each_open() {
+    let mut row = vec![0u8; 64];
+    let class: Vec<u8> = (0..64).map(|v| if v % 3 == 0 { 0xFF } else { 0 }).collect();
+    row[0] = 1;
+    row[6] = 1;
+    assert_eq!(first_open::<3>(&row, &class), [3, 9, 12]);
+    for tier in Tier::available() {
+        assert_eq!(first_open_on(tier, &row, &class), 3);
+    }
+    let mut seen = Vec::new();
+    for_each_open(&row, &class, 20, |v| seen.push(v));
+    assert_eq!(seen, [3, 9, 12, 15, 18]);
+    let full = vec![1u8; 64];
+    assert_eq!(first_open::<2>(&full, &class), [u32::MAX; 2]);
+    // Rows of 64 to 512 values, mostly marked, the first open value anywhere or nowhere.
+    let mut next = rng(5);
+    for round in 0..400 {
+        let width = 64 << (round % 4);
+        let row: Vec<u8> = (0..width)
+            .map(|_| u8::from(!next().is_multiple_of(40)))
+            .collect();
+        let class: Vec<u8> = (0..width)
+            .map(|_| [0, 0xFF][(next() % 2) as usize])
+            .collect();
+        let want = first_open::<1>(&row, &class)[0];
+        for tier in Tier::available() {
+            assert_eq!(
+                first_open_on(tier, &row, &class),
+                want,
+                "{tier:?}, width {width}"
+            );
+        }
+    }
+}
+
+/// A small xorshift generator, so that the tests need no seed files.
+fn rng(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed.max(1);
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+#[test]
+fn columns_marked_as_the_definition_says() {
+    let mut next = rng(7);
+    for width in [64usize, 128, 512, 2048] {
+        for stride in [width + 64, width + 16] {
+            let len = 37;
+            let vals: Vec<u16> = (0..200).map(|_| (next() % width as u64) as u16).collect();
+            let cols: Vec<(usize, u32)> = (0..5)
+                .map(|_| ((next() % 150) as usize, (next() % width as u64) as u32))
+                .collect();
+            let mut rows = vec![0u8; len * stride];
+            mark_columns(&mut rows, stride, width - 1, &vals, &cols, len);
+            let mut want = vec![0u8; len * stride];
+            for &(q, g) in &cols {
+                for k in 0..len {
+                    want[k * stride + (vals[q + k] as u32 ^ g) as usize] = 1;
+                }
+            }
+            assert_eq!(rows, want, "width {width}, stride {stride}");
+        }
+    }
+}
+
+/// Step 1 in lanes marks exactly the common values with a key that the columns reach, on
+/// top of what the rows held, for byte and 16-bit cells, every register count, chunk
+/// lengths off the 32 lanes, masks whose lowest bit is 0, 1 or 3.
+#[test]
+fn lane_marks_mark_the_common_values_below_their_limit() {
+    fn run<T: Cell>(
+        tier: Tier,
+        next: &mut impl FnMut() -> u64,
+        width: usize,
+        mask: u32,
+        regs: usize,
+        all_common: bool,
+    ) {
+        let keys = LaneKeys::new(mask, regs).expect("a mask lanes take");
+        let key = |v: u32| {
+            let low = (1u32 << mask.trailing_zeros()) - 1;
+            ((v >> 1) & !low) | (v & low)
+        };
+        let top = width.min(1 << T::BITS) as u64;
+        for len in [1usize, 31, 32, 33, 70, 96] {
+            let stride = width + 64;
+            // With `all_common`, rare values XOR common ones: every pair value is common.
+            let pick = |next: &mut dyn FnMut() -> u64, rare: bool| loop {
+                let v = (next() % top) as u32;
+                if !all_common || is_rare(v, mask) == rare {
+                    break v;
+                }
+            };
+            let vals: Vec<T> = (0..300).map(|_| T::from_u32(pick(next, true))).collect();
+            // Up to 4 runs of up to 4 columns (base − p, g), p ascending.
+            let (mut pos, mut val) = (Vec::new(), Vec::new());
+            let mut bounds = Vec::new();
+            for _ in 0..next() % 5 {
+                let base = 60 + (next() % 140) as usize;
+                let k = 1 + (next() % 4) as usize;
+                let mut ps: Vec<usize> = (0..k).map(|_| (next() % 60) as usize).collect();
+                ps.sort_unstable();
+                bounds.push((base, pos.len(), pos.len() + k));
+                pos.extend(ps);
+                val.extend((0..k).map(|_| pick(next, false)));
+            }
+            let runs: Vec<Columns<'_>> = bounds
+                .iter()
+                .map(|&(base, i, j)| Columns {
+                    base,
+                    pos: &pos[i..j],
+                    val: &val[i..j],
+                })
+                .collect();
+            let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
+            let start: Vec<u8> = (0..len * stride)
+                .map(|_| u8::from(next().is_multiple_of(5)))
+                .collect();
+            let mut rows = start.clone();
+            assert!(lane_marks(
+                tier, &mut rows, stride, width, &vals, &runs, len, &keys, all_common
+            ));
+            let mut want = start;
+            for &(q, g) in &cols {
+                for k in 0..len {
+                    let v = vals[q + k].get() ^ g;
+                    if !is_rare(v, mask) && key(v) < 16 * regs as u32 {
+                        want[k * stride + v as usize] = 1;
+                    }
+                }
+            }
+            assert_eq!(
+                rows, want,
+                "{tier:?} width {width} mask {mask:#x} regs {regs} len {len}"
+            );
+            assert!((0..keys.limit()).all(|v| is_rare(v, mask) || key(v) < 16 * regs as u32));
+        }
+    }
+    let mut next = rng(11);
+    for tier in Tier::available() {
+        if tier == Tier::PORTABLE {
+            continue;
+        }
+        for regs in LaneKeys::REGS {
+            for mask in [1u32, 0x1ee, 0xfe, 0x1f8, 0x7] {
+                for all_common in [false, true] {
+                    run::<u8>(tier, &mut next, 256, mask & 0xff, regs, all_common);
+                    for width in [64, 256, 512] {
+                        run::<u16>(tier, &mut next, width, mask, regs, all_common);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Step 1 in lanes rejects a column that would read past the values, or a position past
+/// its base, by a panic (it reads the values unchecked).
+#[test]
+fn lane_marks_reject_columns_past_the_values() {
+    let keys = LaneKeys::new(0x1ee, 8).expect("a mask lanes take");
+    let vals = vec![3u16; 100];
+    let sets = Tier::available()
+        .into_iter()
+        .filter(|&tier| tier != Tier::PORTABLE);
+    for (tier, (base, p, len)) in
+        sets.flat_map(|tier| [(100, 1, 2), (60, 0, 41), (5, 6, 1), (70, 10, 40)].map(|c| (tier, c)))
+    {
+        let (pos, val) = ([p], [0]);
+        let cols = [Columns {
+            base,
+            pos: &pos,
+            val: &val,
+        }];
+        let mut rows = vec![0u8; len * 576];
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            lane_marks(tier, &mut rows, 576, 512, &vals, &cols, len, &keys, false)
+        }));
+        // The last is the largest column that fits: q + len = 100.
+        assert_eq!(
+            run.is_err(),
+            base != 70,
+            "{tier:?} base {base}, p {p}, len {len}"
+        );
+    }
+}
+
+/// Small mode's scan (every instruction set, byte values with and without `WIDE`) leaves
+/// the targets that no pair of its range has as value: values mostly below 8 so that some
+/// targets stay for many chunks (the kernels' compare phase), limits below 64.
+#[test]
+fn small_scan_as_definition() {
+    let mut next = rng(11);
+    for round in 0..2000 {
+        // Values mostly below 8 and a few up to 80, so that some targets stay long.
+        let wide = round % 2 == 0;
+        let limit = if wide {
+            [64u32, 16, 40][round / 2 % 3]
+        } else {
+            64
+        };
+        let top = if wide { 80 } else { 64 };
+        let vals: Vec<u8> = (0..700)
+            .map(|_| {
+                (if next().is_multiple_of(16) {
+                    next() % top
+                } else {
+                    next() % 8
+                }) as u8
+            })
+            .collect();
+        let r = 1 + (next() % 699) as usize;
+        let lo = 1 + (next() % 4) as usize;
+        let hi = (lo + (next() % (r / 2 + 1) as u64) as usize).min(r / 2 + 1);
+        let targets = (0..1 + next() % 6).fold(0u64, |t, _| t | 1 << (next() % u64::from(limit)));
+        let bit = |v: u8| small_bit::<true>(u32::from(v), limit);
+        let seen = (lo..hi).fold(0, |m, b| m | bit(vals[b] ^ vals[r - b]));
+        for tier in Tier::available() {
+            let got = if wide {
+                small_scan::<u8, true>(tier, &vals, r, lo, hi, targets, limit)
+            } else {
+                small_scan::<u8, false>(tier, &vals, r, lo, hi, targets, limit)
+            };
+            assert_eq!(
+                got,
+                targets & !seen,
+                "{tier:?}, limit {limit}, r {r}, {lo}..{hi}"
+            );
+        }
+    }
+}
+
+/// Small mode's far marks of a block (every instruction set) are the columns' words one by
+/// one, ORed into what the block held: blocks of 64 and shorter, values past the limit and
+/// rare values past 255.
+#[test]
+fn small_columns_as_definition() {
+    let mut next = rng(5);
+    for round in 0..300 {
+        let limit = [64u32, 16, 40][round % 3];
+        let vals: Vec<u8> = (0..300).map(|_| (next() % 80) as u8).collect();
+        let len = if round % 4 == 0 {
+            1 + (next() % 64) as usize
+        } else {
+            64
+        };
+        let columns: Vec<(usize, u32)> = (0..next() % 100)
+            .map(|_| ((next() % (300 - 64)) as usize, (next() % 300) as u32))
+            .collect();
+        let before: Vec<u64> = (0..len).map(|_| next() & next()).collect();
+        let want: Vec<u64> = (0..len)
+            .map(|j| {
+                columns.iter().fold(before[j], |m, &(start, g)| {
+                    m | small_bit::<true>(g ^ u32::from(vals[start + j]), limit)
+                })
+            })
+            .collect();
+        for tier in Tier::available() {
+            let mut far = before.clone();
+            small_columns::<u8, true>(tier, &mut far, &vals, &columns, limit);
+            assert_eq!(far, want, "{tier:?}, limit {limit}, round {round}");
+        }
+    }
+}
+
+/// Small mode's near pairs in lanes give the word of the pairs one by one, for limits
+/// below 64 (values past them mark nothing) and up to 64 pairs at distances 1 to 64 below
+/// the heap, repeats included.
+#[test]
+fn near_small_marks_as_one_by_one() {
+    let mut next = rng(3);
+    for round in 0..300 {
+        let limit = [64u32, 16, 40][round % 3];
+        let vals: Vec<u8> = (0..300).map(|_| (next() % 80) as u8).collect();
+        // Distances below the heap, repeats allowed (two splits may reach one heap).
+        let pairs: Vec<(usize, u32)> = (0..next() % 65)
+            .map(|_| (1 + (next() % 64) as usize, (next() % 70) as u32))
+            .collect();
+        let lanes = NearLanes::new(&pairs).expect("distances up to 64");
+        let n = 64 + (next() % 236) as usize;
+        let want = pairs
+            .iter()
+            .map(|&(d, g)| small_bit::<true>(g ^ u32::from(vals[n - d]), limit))
+            .fold(0, |m, b| m | b);
+        for tier in Tier::available() {
+            if let Some(got) = near_small_marks(tier, &vals, n, &lanes, limit) {
+                assert_eq!(got, want, "{tier:?}, limit {limit}, n {n}, {pairs:?}");
+            }
+        }
+    }
+    assert!(NearLanes::new(&[(65, 1)]).is_none());
+    assert!(NearLanes::new(&[(0, 1)]).is_none());
+    assert!(NearLanes::new(&[(3, 256)]).is_none());
+    assert!(NearLanes::new(&[(1, 0); 65]).is_none());
+}
+
+/// What a scan did: where it stopped (`None` when there was nothing to look for), the row
+/// and the targets left.
+type Scanned = (Option<Option<usize>>, Vec<u8>, usize);
+
+/// `got` (a scan on some instruction set) agrees with `want` (the portable scan): the same
+/// marks and targets left, and a stop no earlier than the portable one, within `hi` and
+/// within a few chunks of it on AVX-512, which meets its hits in batches (exactly there
+/// on the others).
+fn agrees(tier: Tier, got: &Scanned, want: &Scanned, hi: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let late = if tier.kind() == TierKind::Avx512Vbmi {
+        (avx512vbmi::BATCH + 1) * 64
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let late = {
+        let _ = tier;
+        0
+    };
+    let stops = match (got.0, want.0) {
+        (Some(Some(g)), Some(Some(w))) => g >= w && g <= hi && g - w <= late,
+        (g, w) => g == w,
+    };
+    stops && got.1 == want.1 && got.2 == want.2
+}
+
+/// The vector scans (AVX2: keys of values below 256, and of values below 512 with a mask
+/// bit taken out; AVX-512: the values below 512 themselves) meet the same targets as the
+/// portable one and stop where it does (AVX-512: a little later).
+#[test]
+fn scans_agree_on_every_instruction_set() {
+    let mut next = rng(11);
+    for round in 0..600 {
+        let width = [64usize, 256, 512][round % 3];
+        let mask = 1 + (next() % (width as u64 - 1)) as u32;
+        let n = 300 + (next() % [700, 4000][round % 2]) as usize;
+        // Every other round, values mostly from a few: some targets then take long to meet.
+        let skew = round % 4 >= 2;
+        let vals: Vec<u16> = (0..n)
+            .map(|_| {
+                let v = next() % width as u64;
+                (if skew && !next().is_multiple_of(64) {
+                    v % 16
+                } else {
+                    v
+                }) as u16
+            })
+            .collect();
+        let bytes: Vec<u8> = vals.iter().map(|&v| (v & 255) as u8).collect();
+        let rr = n - 1 - (next() % 50) as usize;
+        let lo = 1 + (next() % 40) as usize;
+        let hi = lo + (next() % (rr / 2 - lo) as u64) as usize;
+        let mut row = vec![0u8; width];
+        for _ in 0..(next() % (width as u64 / 2)) {
+            row[(next() % width as u64) as usize] = 1;
+        }
+        let rare: Vec<u8> = (0..width as u32)
+            .map(|v| {
+                if (v & mask).count_ones().is_multiple_of(2) {
+                    0xFF
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let end = (next() % width as u64) as usize;
+        let run = |tier: Tier| -> Scanned {
+            let mut r = row.clone();
+            let mut tg = Targets::<u16>::new(width, mask, tier);
+            tg.set_open(&r, &rare, end);
+            let stop = (tg.need() > 0).then(|| scan(&mut r, &mut tg, &vals, &vals, rr, lo, hi));
+            (stop, r, tg.need())
+        };
+        let want = run(Tier::PORTABLE);
+        for tier in Tier::available() {
+            let got = run(tier);
+            assert!(
+                agrees(tier, &got, &want, hi),
+                "u16, {tier:?}, width {width}, mask {mask:x}: {:?} against {:?}",
+                got.0,
+                want.0
+            );
+        }
+        if width <= 256 {
+            let run8 = |tier: Tier| -> Scanned {
+                let mut r = row.clone();
+                let mut tg = Targets::<u8>::new(width, mask, tier);
+                tg.set_open(&r, &rare, end);
+                let stop =
+                    (tg.need() > 0).then(|| scan(&mut r, &mut tg, &bytes, &bytes, rr, lo, hi));
+                (stop, r, tg.need())
+            };
+            for tier in Tier::available() {
+                let got = run8(tier);
+                assert!(agrees(tier, &got, &want, hi), "u8, {tier:?}, width {width}");
+            }
+        }
+    }
+}
+
+/// The scan on byte keys, then on the cells where the keys end, meets the same targets as
+/// the portable scan of the cells and stops where it does (a little later): values below
+/// 512 with the key bit 6, 7 or 8, rare positions (left out on the keys) among the first
+/// heaps only, keys kept for few heaps so that both sides end inside the range.
+#[test]
+fn scan_on_keys_agrees_with_the_cells() {
+    let mut next = rng(23);
+    let mut on_keys = 0;
+    for round in 0..400 {
+        let mask = [0x1ee, 0x1c3, 0xb6, 0x96, 0x5e, 0x40][round % 6];
+        let Some(bit) = ScanKeys::key_bit(mask, 512) else {
+            panic!("mask {mask:x} has a key bit");
+        };
+        let n = 2000 + (next() % 6000) as usize;
+        // Rare positions below `last`, then common values only; every other round values
+        // mostly from a few, so that some targets take long to meet.
+        let last = (next() % 1500) as usize;
+        let skew = round % 4 >= 2;
+        let vals: Vec<u16> = (0..n)
+            .map(|h| loop {
+                let v = (next() % 512) as u32;
+                let v = if skew && !next().is_multiple_of(64) {
+                    v % 24
+                } else {
+                    v
+                };
+                if h <= last || !is_rare(v, mask) {
+                    break v as u16;
+                }
+            })
+            .collect();
+        let last_rare = (1..n)
+            .rev()
+            .find(|&h| is_rare(u32::from(vals[h]), mask))
+            .unwrap_or(0);
+        let cap = [64, 700, 3000, 1 << 20][round % 4];
+        let mut keys = ScanKeys::new(mask, bit, cap);
+        keys.extend(&vals);
+        let rr = n - 1 - (next() % 50) as usize;
+        let lo = 1 + (next() % 300) as usize;
+        let hi = lo + (next() % (rr / 2 - lo) as u64) as usize;
+        let mut row = vec![0u8; 512];
+        for _ in 0..(next() % 200) {
+            row[(next() % 512) as usize] = 1;
+        }
+        let rare: Vec<u8> = (0..512)
+            .map(|v| 0xFF * u8::from(is_rare(v, mask)))
+            .collect();
+        let end = (next() % 512) as usize;
+        let run = |tier: Tier, keyed: bool| -> Scanned {
+            let mut r = row.clone();
+            let mut tg = Targets::<u16>::new(512, mask, tier);
+            tg.set_open(&r, &rare, end);
+            if tg.need() == 0 {
+                return (None, r, 0);
+            }
+            let mut from = lo;
+            if keyed {
+                let stop = keys.chunks_end(rr, lo, hi, last_rare);
+                match scan_keys(&mut r, &mut tg, &keys, rr, lo, stop) {
+                    Ok(at) => return (Some(Some(at)), r, tg.need()),
+                    Err(reached) => from = reached,
+                }
+            }
+            let stop = scan(&mut r, &mut tg, &vals, &vals, rr, from, hi);
+            (Some(stop), r, tg.need())
+        };
+        let want = run(Tier::PORTABLE, false);
+        for tier in Tier::available() {
+            let got = run(tier, true);
+            assert!(
+                agrees(tier, &got, &want, hi),
+                "{tier:?}, mask {mask:x}, keys for {cap}: {:?} against {:?}",
+                got.0,
+                want.0
+            );
+        }
+        on_keys += usize::from(keys.chunks_end(rr, lo, hi, last_rare) > lo);
+    }
+    assert!(on_keys > 200, "only {on_keys} rounds had chunks on keys");
+}
+
+/// The AVX2 key set made from a set of rare values (whole words for key bits 6 to 8, value
+/// by value below) holds the key of each value and nothing else.
+#[test]
+fn key_set_of_the_values_as_value_by_value() {
+    let mut next = rng(5);
+    for round in 0..3000 {
+        let width = [256usize, 512][round % 2];
+        let mask = 1 + (next() % (width as u64 - 1)) as u32;
+        let mut tg = Targets::<u16>::new(width, mask, Tier::PORTABLE);
+        let mut want = [0u8; 32];
+        for v in 0..width as u32 {
+            if is_rare(v, mask) && next().is_multiple_of(3) {
+                tg.values[(v >> 3) as usize] |= 1 << (v & 7);
+                let k = tg.key(v);
+                want[(k >> 3) as usize] |= 1 << (k & 7);
+            }
+        }
+        tg.keys_of_values();
+        assert_eq!(tg.keys, want, "width {width}, mask {mask:#x}");
+    }
+}
+
+#[test]
+fn scan_meets_every_target_in_order() {
+    // Pairs (a, 99 − a) of a sequence; targets are the values of a few chosen pairs.
+    let vals: Vec<u16> = (0..100u32).map(|i| ((i * 37 + 11) % 64) as u16).collect();
+    let pair = |a: usize| (vals[a] ^ vals[99 - a]) as u32;
+    for lo in [1, 5, 17] {
+        let mut row = vec![0u8; 64];
+        let mut class = vec![0u8; 64];
+        let want: Vec<u32> = (lo..50).map(pair).collect();
+        for &v in &want {
+            class[v as usize] = 0xFF;
+        }
+        let mut tg = Targets::<u16>::new(64, 1, Tier::PORTABLE);
+        tg.set_open(&row, &class, 64);
+        let last = (lo..50)
+            .rev()
+            .find(|&a| (lo..a).all(|b| pair(b) != pair(a)))
+            .unwrap();
+        let stop = scan(&mut row, &mut tg, &vals, &vals, 99, lo, 50);
+        assert_eq!(stop, Some(last + 1));
+        assert!(want.iter().all(|&v| row[v as usize] == 1));
+        assert_eq!(tg.need(), 0);
+    }
+}

@@ -1,0 +1,361 @@
+//! The instruction-set tiers the engine's hot paths are compiled for, as one table: each tier's
+//! name, the exact processor features it needs, and what it runs. Detection, forcing a tier by
+//! name (`NIMSEQ_ISA`, read at the program's edge by [`crate::engine::Tuning`]), listing, and the
+//! `#[target_feature]` attribute of every function compiled per tier ([`tier_code!`]) all read
+//! this one table, so that a tier's features are written once.
+//!
+//! A [`Tier`] can only be had from detection ([`Tier::best`], [`Tier::available`],
+//! [`Tier::named`]): holding one proves that the processor has its features, which is what makes
+//! its kernels safe to call. Every choice that depends on the tier (which scan, which lanes,
+//! which set of targets) is a method here with an exhaustive `match` on [`TierKind`]: a new tier
+//! is a compile error at each choice until it has been thought through. Kernels are gated on
+//! what they use, not on the tier (primesieve's way): the AVX-512 tier without VBMI runs the
+//! kernels that need only AVX-512 F/BW, and AVX2's where a kernel needs more.
+//!
+//! On processors other than x86-64 only [`TierKind::Portable`] exists; its loops are written to
+//! be vectorised by the compiler at 128 bits (SSE2, NEON). A NEON tier would be one more line
+//! of the table and one more file beside `avx2.rs`.
+
+use std::fmt;
+
+/// Declares the tiers: [`TierKind`], their table ([`TIERS`]) and [`tier_code!`], which compiles
+/// functions with a tier's features. `$d` is a `$` token, passed in so that the inner macro can
+/// have repetitions of its own.
+macro_rules! tiers {
+    ($d:tt $( $(#[$doc:meta])* $kind:ident $name:literal [$features:literal] ;)*) => {
+        /// The tiers, least first (the order of [`TIERS`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum TierKind {
+            /// The build's baseline (SSE2 on x86-64, NEON on aarch64): plain Rust loops.
+            Portable,
+            $( $(#[$doc])* $kind, )*
+        }
+
+        /// Every tier: its kind, name and the processor features it needs (comma-separated,
+        /// as `#[target_feature]` and `is_x86_feature_detected!` name them).
+        pub const TIERS: &[TierInfo] = &[
+            TierInfo { kind: TierKind::Portable, name: "portable", features: "" },
+            $( TierInfo { kind: TierKind::$kind, name: $name, features: $features }, )*
+        ];
+
+        /// Compiles the items that follow the tier's name with the tier's features enabled
+        /// (`#[target_feature]`); they are `unsafe fn`s, to be called only by a holder of a
+        /// [`Tier`] of that kind.
+        macro_rules! tier_code {
+            $( ($kind, $d($d item:item)*) => {
+                $d( #[cfg(target_arch = "x86_64")] #[target_feature(enable = $features)] $d item )*
+            }; )*
+        }
+        pub(crate) use tier_code;
+    };
+}
+
+tiers! { $
+    /// x86-64 with AVX2 (Haswell, Zen 1–3): 32 pairs a step, step 1 in 8 lanes of 32 bits.
+    Avx2 "avx2" ["avx2,bmi1,bmi2,popcnt,lzcnt"];
+    /// x86-64 with the first AVX-512 extensions (Skylake-SP, Cascade Lake: F, BW, VL, DQ, CD),
+    /// no VBMI: step 1 in 32 lanes of 16 bits, the AVX2 scans.
+    Avx512Bw "avx512bw" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"];
+    /// x86-64 with the AVX-512 extensions of Ice Lake and Zen 4 (also VBMI, VBMI2, BITALG):
+    /// scans of 64 pairs with byte permutations and compress.
+    Avx512Vbmi "avx512vbmi" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi,avx512vbmi2,avx512bitalg"];
+}
+
+/// One line of the table of tiers.
+#[derive(Debug, Clone, Copy)]
+pub struct TierInfo {
+    /// Which tier.
+    pub kind: TierKind,
+    /// The name `NIMSEQ_ISA` and `nimseq --version` use.
+    pub name: &'static str,
+    /// The processor features it needs, comma-separated.
+    pub features: &'static str,
+}
+
+impl TierInfo {
+    /// The features one by one.
+    pub fn feature_list(&self) -> impl Iterator<Item = &'static str> {
+        self.features.split(',').filter(|f| !f.is_empty())
+    }
+}
+
+/// Whether the processor has the feature named as `#[target_feature]` names it.
+fn has_feature(name: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::is_x86_feature_detected as has;
+        match name {
+            "avx2" => has!("avx2"),
+            "bmi1" => has!("bmi1"),
+            "bmi2" => has!("bmi2"),
+            "popcnt" => has!("popcnt"),
+            "lzcnt" => has!("lzcnt"),
+            "avx512f" => has!("avx512f"),
+            "avx512bw" => has!("avx512bw"),
+            "avx512vl" => has!("avx512vl"),
+            "avx512dq" => has!("avx512dq"),
+            "avx512cd" => has!("avx512cd"),
+            "avx512vbmi" => has!("avx512vbmi"),
+            "avx512vbmi2" => has!("avx512vbmi2"),
+            "avx512bitalg" => has!("avx512bitalg"),
+            _ => false,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = name;
+        false
+    }
+}
+
+/// An instruction-set tier that this processor has: the proof its kernels need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tier(TierKind);
+
+/// A tier name that is unknown, or names a tier this processor lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TierError {
+    /// No tier has this name.
+    #[error("unknown instruction-set tier '{name}': this processor has {}", list(.available))]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The tiers this processor has.
+        available: Vec<&'static str>,
+    },
+    /// The processor lacks features of the tier.
+    #[error("this processor lacks {missing} for the tier '{name}': it has {}", list(.available))]
+    Unavailable {
+        /// The tier asked for.
+        name: String,
+        /// The features it lacks, comma-separated.
+        missing: String,
+        /// The tiers this processor has.
+        available: Vec<&'static str>,
+    },
+}
+
+fn list(names: &[&str]) -> String {
+    names.join(", ")
+}
+
+impl Tier {
+    /// The portable tier, which every processor has.
+    pub const PORTABLE: Tier = Tier(TierKind::Portable);
+
+    /// The line of the table.
+    pub fn info(self) -> &'static TierInfo {
+        TIERS
+            .iter()
+            .find(|t| t.kind == self.0)
+            .expect("every kind has its line")
+    }
+
+    /// Which tier this is.
+    pub fn kind(self) -> TierKind {
+        self.0
+    }
+
+    /// The tier's name in the table.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Whether the processor has every feature of `info`.
+    fn present(info: &TierInfo) -> bool {
+        info.feature_list().all(has_feature)
+    }
+
+    /// Every tier this processor has, least first (for tests, which run them all).
+    pub fn available() -> Vec<Tier> {
+        TIERS
+            .iter()
+            .filter(|t| Tier::present(t))
+            .map(|t| Tier(t.kind))
+            .collect()
+    }
+
+    /// The best tier this processor has.
+    pub fn best() -> Tier {
+        *Tier::available().last().expect("the portable tier")
+    }
+
+    /// The tier named `name` (as in [`TIERS`]), if this processor has it.
+    pub fn named(name: &str) -> Result<Tier, TierError> {
+        let available = || Tier::available().iter().map(|t| t.name()).collect();
+        let Some(info) = TIERS
+            .iter()
+            .find(|t| t.name == name.trim().to_ascii_lowercase())
+        else {
+            return Err(TierError::Unknown {
+                name: name.to_string(),
+                available: available(),
+            });
+        };
+        let missing: Vec<&str> = info.feature_list().filter(|f| !has_feature(f)).collect();
+        if !missing.is_empty() {
+            return Err(TierError::Unavailable {
+                name: info.name.to_string(),
+                missing: missing.join(", "),
+                available: available(),
+            });
+        }
+        Ok(Tier(info.kind))
+    }
+
+    /// The scan and set of targets this tier runs ([`super::Targets`]).
+    pub(super) fn target_set(self) -> TargetSet {
+        match self.0 {
+            TierKind::Portable => TargetSet::Map,
+            TierKind::Avx2 | TierKind::Avx512Bw => TargetSet::Avx2Keys,
+            TierKind::Avx512Vbmi => TargetSet::Vbmi,
+        }
+    }
+
+    /// Which kernel marks step 1 in vector lanes.
+    pub(super) fn lanes(self) -> Lanes {
+        match self.0 {
+            TierKind::Portable => Lanes::None,
+            TierKind::Avx2 => Lanes::Avx2,
+            TierKind::Avx512Bw => Lanes::Avx512Bw,
+            TierKind::Avx512Vbmi => Lanes::Vbmi,
+        }
+    }
+
+    /// The most registers of 16 keys a lane worth choosing for step 1 in lanes: AVX2's lanes
+    /// pay more a register (Officers at 2^21, one thread, on Zen 4: 2.94 s on 8, 3.40 s on 12,
+    /// 3.33 s on 16, 3.06 s without lanes; Grundy's game at 2^22: 4.34 s on 8, 4.80 s on 4).
+    pub(crate) fn most_lane_regs(self) -> usize {
+        match self.0 {
+            TierKind::Portable | TierKind::Avx2 => 8,
+            TierKind::Avx512Bw | TierKind::Avx512Vbmi => 16,
+        }
+    }
+
+    /// Whether the scan on byte keys (`scan_keys`) runs: it needs a vector set of targets.
+    pub(crate) fn scans_keys(self) -> bool {
+        match self.target_set() {
+            TargetSet::Map => false,
+            TargetSet::Avx2Keys | TargetSet::Vbmi => true,
+        }
+    }
+
+    /// Proof of AVX2 (with BMI1/2, POPCNT, LZCNT), which every vector tier includes.
+    pub(super) fn avx2(self) -> Option<Avx2> {
+        match self.0 {
+            TierKind::Portable => None,
+            TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => Some(Avx2(())),
+        }
+    }
+
+    /// Proof of AVX-512 F, BW, VL, DQ and CD.
+    pub(super) fn avx512bw(self) -> Option<Avx512Bw> {
+        match self.0 {
+            TierKind::Portable | TierKind::Avx2 => None,
+            TierKind::Avx512Bw | TierKind::Avx512Vbmi => Some(Avx512Bw(())),
+        }
+    }
+
+    /// Proof of AVX-512 with VBMI, VBMI2 and BITALG.
+    pub(super) fn avx512vbmi(self) -> Option<Avx512Vbmi> {
+        match self.0 {
+            TierKind::Portable | TierKind::Avx2 | TierKind::Avx512Bw => None,
+            TierKind::Avx512Vbmi => Some(Avx512Vbmi(())),
+        }
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The set of targets a scan keeps, and so the scan that reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TargetSet {
+    /// A byte a value and a list (the portable scan).
+    Map,
+    /// The 512-bit set of the values and the 256-bit set of their keys (the AVX2 scans).
+    Avx2Keys,
+    /// The 512-bit set of the values (the AVX-512 VBMI scans).
+    Vbmi,
+}
+
+/// The kernel of step 1 in lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lanes {
+    None,
+    /// 8 heaps in 32-bit lanes.
+    Avx2,
+    /// 32 heaps in 16-bit lanes, rows written with AVX-512 BW.
+    Avx512Bw,
+    /// 32 heaps in 16-bit lanes, rows written with VBMI permutations.
+    Vbmi,
+}
+
+/// Proof that the processor has AVX2, BMI1, BMI2, POPCNT and LZCNT: made only by
+/// [`Tier::avx2`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Avx2(());
+
+/// Proof that the processor has AVX-512 F, BW, VL, DQ, CD and AVX2's features.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Avx512Bw(());
+
+/// Proof that the processor has AVX-512 with VBMI, VBMI2, BITALG and AVX2's features.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Avx512Vbmi(());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_ordered_and_complete() {
+        assert_eq!(TIERS[0].kind, TierKind::Portable);
+        for pair in TIERS.windows(2) {
+            assert!(pair[0].kind < pair[1].kind);
+            // Each tier has every feature of the one before it, so "best" is the last present.
+            for f in pair[0].feature_list() {
+                assert!(
+                    pair[1].feature_list().any(|g| g == f),
+                    "{} lacks {f}",
+                    pair[1].name
+                );
+            }
+        }
+        for t in TIERS {
+            for f in t.feature_list() {
+                // Every feature the table names is one detection knows.
+                #[cfg(target_arch = "x86_64")]
+                assert!(
+                    has_feature(f) || !Tier::available().iter().any(|a| a.kind() == t.kind),
+                    "{f}"
+                );
+                let _ = f;
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_refused_with_the_list_of_tiers() {
+        assert_eq!(Tier::named("portable"), Ok(Tier::PORTABLE));
+        let e = Tier::named("bogus").unwrap_err();
+        assert!(e
+            .to_string()
+            .contains("unknown instruction-set tier 'bogus'"));
+        assert!(e.to_string().contains("portable"));
+        for t in Tier::available() {
+            assert_eq!(Tier::named(t.name()), Ok(t));
+            assert_eq!(Tier::named(&t.name().to_uppercase()), Ok(t));
+        }
+        for info in TIERS {
+            if !Tier::available().iter().any(|t| t.kind() == info.kind) {
+                let e = Tier::named(info.name).unwrap_err();
+                assert!(matches!(e, TierError::Unavailable { .. }), "{e}");
+            }
+        }
+        assert_eq!(Tier::best(), *Tier::available().last().unwrap());
+    }
+}
