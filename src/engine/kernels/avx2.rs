@@ -96,7 +96,7 @@ pub(super) fn take_key(keys: &mut [u8; 32], k: u8) {
 /// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn without_key(set: __m256i, k: u8, take: u8) -> __m256i {
+pub(super) fn without_key(set: __m256i, k: u8, take: u8) -> __m256i {
     let byte = _mm256_cmpeq_epi8(
         _mm256_setr_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,

@@ -2,10 +2,13 @@
 //! and every later AVX-512 processor): step 1 in lanes, 32 heaps a register of 16-bit lanes as
 //! on VBMI, with the class test done by shifts instead of BITALG's `vpopcntw`, and each heap's
 //! keys read into its row 64 values a step with in-lane byte shuffles (`vpshufb`) instead of
-//! VBMI's two-register permutations. Also small mode's far marks (F only) and the search for the
-//! least open value (F, BW), which VBMI's tier shares.
+//! VBMI's two-register permutations; the scan over byte values 64 pairs a step, on AVX2's key set
+//! of the targets. Also small mode's far marks (F only), the search for the least open value and
+//! the targets' set (F, BW), which VBMI's tier shares.
 
-use super::{Cell, Columns, LaneKeys};
+use super::avx2::without_key;
+use super::tier::TargetSet;
+use super::{scan_tail, Cell, Columns, LaneKeys, Targets};
 use std::arch::x86_64::*;
 
 /// [`super::lane_marks`] (its checks done) with `R` registers of 16 keys a lane (at most 16:
@@ -198,4 +201,103 @@ pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end:
         };
         _mm512_testn_epi8_mask(r, r) & _mm512_test_epi8_mask(c, c)
     })
+}
+
+/// Steps of 64 pairs between two looks at the hits of [`scan_u8`], once the first few are done
+/// (as AVX2's scan, whose steps are half as long).
+const BATCH: usize = 2;
+/// Steps met one by one at the start of [`scan_u8`] (where targets are many).
+const FIRST: usize = 2;
+
+/// The 256-bit `set` as [`key_hits`] wants it: bytes 0–15, and bytes 16–31, in all four lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn quarters(set: __m256i) -> (__m512i, __m512i) {
+    (
+        _mm512_broadcast_i32x4(_mm256_castsi256_si128(set)),
+        _mm512_broadcast_i32x4(_mm256_extracti128_si256::<1>(set)),
+    )
+}
+
+/// The values `left[a + i] ^ right[rr − a − i]`, `i < 64`, of byte cells: the right side
+/// reversed with an in-lane byte shuffle and a swap of the lanes (no VBMI).
+///
+/// # Safety
+/// `a + 64 ≤ left.len()`, `a + 63 ≤ rr < right.len() + a`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn pairs_u8(left: &[u8], right: &[u8], rr: usize, a: usize) -> __m512i {
+    let rev = _mm512_set4_epi32(0x0001_0203, 0x0405_0607, 0x0809_0a0b, 0x0c0d_0e0f);
+    // SAFETY: the caller keeps both 64-byte loads in bounds.
+    unsafe {
+        let l = _mm512_loadu_si512(left.as_ptr().add(a) as *const __m512i);
+        let r = _mm512_loadu_si512(right.as_ptr().add(rr - a - 63) as *const __m512i);
+        let r = _mm512_shuffle_epi8(r, rev);
+        _mm512_xor_si512(l, _mm512_shuffle_i64x2::<0x1B>(r, r))
+    }
+}
+
+/// [`super::scan`] over byte values with the targets' key set of AVX2 (below 256 a key is its
+/// value), 64 pairs a step: each value looked up in the set with in-lane byte shuffles
+/// ([`key_hits`]), the hits of a batch of steps met afterwards in order, as AVX2's
+/// `scan_steps` does 32 at a time; the stop is the pair after the one that met the last target,
+/// exactly as the portable scan's.
+///
+/// # Safety
+/// The processor must have AVX-512 F, BW, VL and AVX2; `hi ≤ left.len()`, `hi ≤ rr + 1`,
+/// `rr − lo < right.len()`; the targets keep AVX2's key set.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,popcnt")]
+pub(super) unsafe fn scan_u8(
+    row: &mut [u8],
+    tg: &mut Targets<u8>,
+    left: &[u8],
+    right: &[u8],
+    rr: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    debug_assert!(tg.set == TargetSet::Avx2Keys && tg.width <= 256);
+    // SAFETY: the 32 bytes of the key set.
+    let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
+    let (mut below, mut above) = quarters(set);
+    let mut xs = [[0u8; 64]; BATCH];
+    let mut hits = [0u64; BATCH];
+    let mut a = lo;
+    let mut steps = 0;
+    let found = 'scan: {
+        while a + 64 <= hi {
+            let batch = if steps < FIRST { 1 } else { BATCH }.min((hi - a) / 64);
+            let mut any = 0;
+            for j in 0..batch {
+                // SAFETY: a + 64 (j + 1) ≤ hi ≤ left.len(); rr − a − 64j − 63 ≥ rr + 1 − hi;
+                // 64 bytes into xs[j].
+                let x = unsafe { pairs_u8(left, right, rr, a + 64 * j) };
+                unsafe { _mm512_storeu_si512(xs[j].as_mut_ptr() as *mut __m512i, x) };
+                hits[j] = _mm512_movepi8_mask(key_hits(x, below, above));
+                any |= hits[j];
+            }
+            if any != 0 {
+                for j in 0..batch {
+                    let mut h = hits[j];
+                    while h != 0 {
+                        let i = h.trailing_zeros() as usize;
+                        h &= h - 1;
+                        // A value met twice in the batch is a target only the first time.
+                        let (k, target) = tg.meet_any(xs[j][i], row);
+                        set = without_key(set, k, target);
+                        if tg.need == 0 {
+                            break 'scan Some(a + 64 * j + i + 1);
+                        }
+                    }
+                }
+                (below, above) = quarters(set);
+            }
+            a += 64 * batch;
+            steps += batch;
+        }
+        None
+    };
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
+    found.or_else(|| scan_tail(row, tg, left, right, rr, a, hi))
 }

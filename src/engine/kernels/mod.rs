@@ -496,6 +496,17 @@ pub(super) fn scan<T: Cell>(
         TargetSet::Map => {}
         #[cfg(target_arch = "x86_64")]
         TargetSet::Avx2Keys => {
+            if let Some(_proof) = tg.tier.avx512bw() {
+                if let (Some(l), Some(r), Some(t)) = (
+                    cast::<T, u8>(left),
+                    cast::<T, u8>(right),
+                    cast_mut::<T, u8>(tg),
+                ) {
+                    // SAFETY: the tier's proof says the processor has AVX-512 BW and AVX2;
+                    // bounds checked above.
+                    return unsafe { avx512bw::scan_u8(row, t, l, r, rr, lo, hi) };
+                }
+            }
             let _proof = tg.tier.avx2().expect("AVX2 keys on an AVX2 tier");
             on_cells!(avx2);
         }
