@@ -20,8 +20,8 @@
 #                                            a single run moves by ±5-10 % on a shared machine.
 #                                            The peers, whose runs are long, run once.
 #        OCTAL_GAMES=/path/to/octal-games scripts/bench.sh
-#        NIMSEQ_ISA=avx2 scripts/bench.sh   nimseq on AVX2 alone (as on a processor without
-#                                            AVX-512 VBMI), recorded as such
+#        NIMSEQ_ISA=avx2 scripts/bench.sh   nimseq on one tier (portable, avx2, avx512bw,
+#                                            avx512vbmi: see `nimseq --version`), recorded as such
 #
 # The machine's own ceiling for T threads: T independent one-thread runs of the same case side by
 # side, their heaps/s added up, over one run alone ("ceiling"). Cores that share a physical core,
@@ -51,18 +51,9 @@ best() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || a + 0 > b + 0) print a
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mhz=$(grep -m1 'cpu MHz' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
-flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
-isa="portable"
-[[ "$flags" == *" avx2 "* ]] && isa="AVX2"
-# /proc/cpuinfo's names of the extensions Isa::Avx512 needs.
-if [[ "$flags" == *" avx512vbmi "* && "$flags" == *" avx512_vbmi2 "* && "$flags" == *" avx512_bitalg "* ]]; then
-    isa="AVX-512 (VBMI2, BITALG)"
-fi
-# NIMSEQ_ISA (portable or avx2) asks the engine for less, as it does for any nimseq command.
-case "${NIMSEQ_ISA:-}" in
-    portable) isa="portable (NIMSEQ_ISA; the processor has $isa)" ;;
-    avx2) [[ "$isa" != "portable" ]] && isa="AVX2 (NIMSEQ_ISA; the processor has $isa)" ;;
-esac
+# The tier the engine runs (NIMSEQ_ISA forces a lesser one, as for any nimseq command; a name
+# this processor lacks is refused here), as `nimseq --version` names it with its features.
+isa=$("$bin" --version | sed -n "s/^engine tier //p") || exit 2
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 og=$(command -v ogsolve || true)
 
@@ -103,7 +94,7 @@ time_analyzer() {
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev"
     echo
-    echo "Machine: $cpu, $mhz MHz, $all cores (nproc), $mem, instruction set picked: $isa; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."
+    echo "Machine: $cpu, $mhz MHz, $all cores (nproc), $mem, tier: $isa; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."
     echo "Command: \`scripts/bench.sh\` (BENCH_SHIFT=$shift_by), wall-clock time of \`nimseq compute GAME -n N --threads T\`, the median of $reps alternating runs (BENCH_REPS); peers in the same run (ogsolve: the faster of \`-m rc\` and \`-m rc2\`; analyzer: tczajka/octal-games \`old/\` analyze, timed to its line for N)."
     echo
     echo "| game | N | 1 thread M heaps/s | $all threads M heaps/s | speedup | ceiling ($all runs side by side) | speedup / ceiling | ogsolve M heaps/s (rc / rc2) | analyzer M heaps/s | nimseq 1 thread / best peer | nimseq $all threads / best peer |"
