@@ -8,7 +8,7 @@
 
 use super::avx2::without_key;
 use super::tier::TargetSet;
-use super::{scan_tail, Cell, Columns, LaneKeys, Targets};
+use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
 use std::arch::x86_64::*;
 
 /// [`super::lane_marks`] (its checks done) with `R` registers of 16 keys a lane (at most 16:
@@ -300,4 +300,88 @@ pub(super) unsafe fn scan_u8(
     // SAFETY: as above.
     unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
     found.or_else(|| scan_tail(row, tg, left, right, rr, a, hi))
+}
+
+/// [`super::scan_keys`] (its checks done) with AVX2's key set of the targets, 64 pairs a step:
+/// the left and right keys of a step are one load each (the right side is stored reversed),
+/// their XOR looked up in the key set with in-lane byte shuffles ([`key_hits`]); a heap that is
+/// a rare position is left out (its pair's value is common); a hit's key names its rare value,
+/// which is met in the set of values. The hits of a batch of steps are met afterwards, in order,
+/// so the stop is the pair after the one that met the last target, as AVX2's.
+///
+/// # Safety
+/// The processor must have AVX-512 F, BW, VL and AVX2; the chunks must be within the keys
+/// (`keys.chunks_end(r, lo, end, _) == end`), the targets keyed as the scan's keys are.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,popcnt")]
+pub(super) unsafe fn scan_keys(
+    row: &mut [u8],
+    tg: &mut Targets<u16>,
+    keys: &ScanKeys,
+    r: usize,
+    lo: usize,
+    end: usize,
+) -> Result<usize, usize> {
+    debug_assert!(tg.set == TargetSet::Avx2Keys);
+    let (left, left_rare, right) = keys.sides(r, lo);
+    assert!(end <= left.len() && end - lo <= right.len() && row.len() >= 512);
+    let shift = lo & 7;
+    // SAFETY: the 32 bytes of the key set.
+    let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
+    let (mut below, mut above) = quarters(set);
+    let mut xs = [[0u8; 64]; BATCH];
+    let mut hits = [0u64; BATCH];
+    let mut a = lo;
+    let mut steps = 0;
+    let found = 'scan: {
+        while a + 64 <= end {
+            let batch = if steps < FIRST { 1 } else { BATCH }.min((end - a) / 64);
+            let mut any = 0;
+            for j in 0..batch {
+                let at = a + 64 * j;
+                // SAFETY: at + 64 ≤ end ≤ left.len(), at − lo + 64 ≤ right.len() (checked
+                // above); the bitmap has 16 bytes past the byte of heap left.len() − 1; 64 bytes
+                // into xs[j].
+                let (x, rare) = unsafe {
+                    let l = _mm512_loadu_si512(left.as_ptr().add(at) as *const __m512i);
+                    let g = _mm512_loadu_si512(right.as_ptr().add(at - lo) as *const __m512i);
+                    let bits = left_rare.as_ptr().add(at >> 3) as *const [u8; 16];
+                    let rare = (u128::from_le_bytes(bits.read_unaligned()) >> shift) as u64;
+                    let x = _mm512_xor_si512(l, g);
+                    _mm512_storeu_si512(xs[j].as_mut_ptr() as *mut __m512i, x);
+                    (x, rare)
+                };
+                hits[j] = _mm512_movepi8_mask(key_hits(x, below, above)) & !rare;
+                any |= hits[j];
+            }
+            if any != 0 {
+                for j in 0..batch {
+                    let mut h = hits[j];
+                    while h != 0 {
+                        let i = h.trailing_zeros() as usize;
+                        h &= h - 1;
+                        // A hit's key names its rare value, a pair's: marked whether or not it
+                        // is a target still, and taken out of both sets.
+                        let k = xs[j][i];
+                        let v = keys.rare_value(k) as usize;
+                        let byte = &mut tg.values[v >> 3];
+                        tg.need -= usize::from((*byte >> (v & 7)) & 1);
+                        *byte &= !(1 << (v & 7));
+                        set = without_key(set, k, 1);
+                        // SAFETY: rare values are below 512 ≤ row.len() (checked above).
+                        unsafe { *row.get_unchecked_mut(v) = 1 };
+                        if tg.need == 0 {
+                            break 'scan Ok(a + 64 * j + i + 1);
+                        }
+                    }
+                }
+                (below, above) = quarters(set);
+            }
+            a += 64 * batch;
+            steps += batch;
+        }
+        Err(a)
+    };
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
+    found
 }

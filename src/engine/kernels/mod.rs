@@ -560,10 +560,13 @@ pub(super) fn scan_keys<T: Cell>(
         TargetSet::Map => Err(lo),
         #[cfg(target_arch = "x86_64")]
         TargetSet::Avx2Keys => {
-            let _proof = t.tier.avx2().expect("AVX2 keys on an AVX2 tier");
             check();
             // The targets' keys leave out the bit the scan's keys do.
             assert_eq!(t.low, (1 << keys.bit()) - 1, "keys of another mask");
+            if let Some(_proof) = t.tier.avx512bw() {
+                return unsafe { avx512bw::scan_keys(row, t, keys, r, lo, end) };
+            }
+            let _proof = t.tier.avx2().expect("AVX2 keys on an AVX2 tier");
             unsafe { avx2::scan_keys(row, t, keys, r, lo, end) }
         }
         #[cfg(target_arch = "x86_64")]
