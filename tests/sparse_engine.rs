@@ -207,6 +207,10 @@ fn auto_picks_sparse_only_where_heaps_split() {
 #[test]
 #[ignore]
 fn grundy_past_first_value_256() {
+    // The tier and switches as the binary reads them (NIMSEQ_ISA=avx2 scripts/check-grundy.sh).
+    let tuning = nimseq::engine::Tuning::from_env().unwrap_or_else(|e| panic!("{e}"));
+    tuning.install();
+    eprintln!("{}", tuning.describe());
     let rule = Rule::parse("grundy").unwrap();
     let n: usize = std::env::var("NIMSEQ_GRUNDY_HEAPS")
         .ok()
