@@ -1,5 +1,6 @@
 """Every class of error: the exception type and the command line's one-line message."""
 
+import os
 import shutil
 import signal
 import subprocess
@@ -159,3 +160,34 @@ def test_ctrl_c_stops_values():
         p.kill()
     assert p.returncode == 0 and out.strip() == "interrupted"
     assert time.monotonic() - t0 < 5
+
+
+def test_engine_tier_as_the_binary_names_it(nimseq_bin):
+    """The package reads NIMSEQ_ISA at import as the binary does at start: same tier, same
+    refusal (ValueError at import, exit code 2 with the same message from the binary)."""
+    version = subprocess.run([str(nimseq_bin), "--version"], capture_output=True, text=True, check=True)
+    assert f"engine tier {nimseq.engine_tier} " in version.stdout
+    env = dict(os.environ, NIMSEQ_ISA="bogus")
+    child = subprocess.run(
+        [sys.executable, "-c", "import nimseq"], capture_output=True, text=True, env=env
+    )
+    assert child.returncode != 0
+    assert "ValueError: NIMSEQ_ISA: unknown instruction-set tier 'bogus'" in child.stderr
+    cli = subprocess.run(
+        [str(nimseq_bin), "compute", "kayles", "-n", "10"], capture_output=True, text=True, env=env
+    )
+    assert cli.returncode == 2
+    assert "NIMSEQ_ISA: unknown instruction-set tier 'bogus'" in cli.stderr
+    env = dict(os.environ, NIMSEQ_ISA="portable")
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import nimseq; print(nimseq.engine_tier, nimseq.values('grundy', 3000, engine='sparse')"
+            ".tolist() == nimseq.values('grundy', 3000, engine='exact').tolist())",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert child.stdout.split() == ["portable", "True"], child.stderr
