@@ -13,10 +13,15 @@
 //! first player wins exactly when `n ≠ 0`.
 
 mod dyadic;
+mod forms;
 
 use thiserror::Error;
 
 pub use dyadic::{simplest_between, Dyadic, MAX_EXP};
+pub use forms::{
+    analyze, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES, MAX_LISTED_MOVES,
+    MAX_PATH_MOVES_EDGES,
+};
 
 /// One edge of a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,6 +63,27 @@ pub enum HackenbushError {
     /// The sum does not fit the exact representation.
     #[error("the sum of the strings is too large to represent exactly")]
     Overflow,
+    /// A tree written wrongly.
+    #[error("'{string}': {message} (at position {position})")]
+    Syntax {
+        /// The component.
+        string: String,
+        /// 1-based position of the problem.
+        position: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A component with more edges than the limit.
+    #[error("'{string}': more than {max} edges in one component")]
+    TooManyEdges {
+        /// The component.
+        string: String,
+        /// The limit.
+        max: usize,
+    },
+    /// The canonical-form computation was refused.
+    #[error(transparent)]
+    Partizan(#[from] crate::partizan::PartizanError),
 }
 
 /// The value of one string.
