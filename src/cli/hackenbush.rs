@@ -1,4 +1,5 @@
-//! `nimseq hackenbush`: exact values of Hackenbush strings and of their sum.
+//! `nimseq hackenbush`: canonical forms of Hackenbush positions of every colour, their sum,
+//! its outcome and the winning moves.
 
 use clap::Args;
 
@@ -10,23 +11,25 @@ use super::usage;
 /// Arguments of `hackenbush`.
 #[derive(Debug, Args)]
 pub struct HackenbushArgs {
-    /// Strings of edges from the ground up: B (blue, Left), R (red, Right), G (green); e.g.
-    /// BBBRRBBR. Green edges only in all-green strings.
-    #[arg(value_name = "STRING", required = true, num_args = 1..)]
-    strings: Vec<String>,
-    /// Print the values as one JSON object (values as reduced fractions, e.g. "77/32").
+    /// Components, each a tree on the ground: edges from the ground up, B (blue, Left),
+    /// R (red, Right), G (green, either), e.g. BRBRR; a fork of branches in parentheses may end
+    /// a component or a branch, e.g. G(B,RR) or B(R,G(G,G)).
+    #[arg(value_name = "COMPONENT", required = true, num_args = 1..)]
+    components: Vec<String>,
+    /// Print the result as one JSON object (values in CGSuite's notation, canonical forms as
+    /// nested {"value","left","right"}).
     #[arg(long)]
     json: bool,
 }
 
-/// Evaluates the strings and prints their values.
+/// Analyses the position and prints it.
 pub fn hackenbush(args: HackenbushArgs) -> anyhow::Result<()> {
-    let sum = hackenbush::evaluate(&args.strings).map_err(usage)?;
+    let analysis = hackenbush::analyze(&args.components).map_err(usage)?;
     let out = std::io::stdout().lock();
     if args.json {
-        report::write_hackenbush_json(out, &sum)?;
+        report::write_analysis_json(out, &analysis)?;
     } else {
-        report::write_hackenbush_text(out, &sum)?;
+        report::write_analysis_text(out, &analysis)?;
     }
     Ok(())
 }

@@ -19,7 +19,6 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{letter, shown, Edge, HackenbushError};
 use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
@@ -145,7 +144,7 @@ pub struct ValueReport {
     /// CGSuite's notation, or `None` if longer than [`notation::MAX_TEXT`].
     pub text: Option<String>,
     /// The canonical form as nested `{"value", "left", "right"}`, or `None` if too large.
-    pub form: Option<Value>,
+    pub form: Option<notation::Form>,
     /// Left's stop, Right's stop.
     pub stops: (String, String),
     /// Mean value, or `None` if it could not be computed exactly.

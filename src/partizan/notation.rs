@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use super::{Arena, Dyadic, GameId, Kind, PartizanError};
 
@@ -207,10 +207,20 @@ pub const MAX_JSON_NODES: usize = 20_000;
 /// The deepest nesting [`form_json`] writes (Python's `json` refuses deeper documents).
 pub const MAX_JSON_DEPTH: usize = 200;
 
-/// The canonical form as nested JSON: `{"value": TEXT, "left": [...], "right": [...]}`, each
-/// option the same way; `None` if it has more than [`MAX_JSON_NODES`] nodes or is deeper than
-/// [`MAX_JSON_DEPTH`].
-pub fn form_json(arena: &mut Arena, g: GameId) -> Result<Option<Value>, PartizanError> {
+/// A canonical form as a tree, for JSON: `{"value": TEXT, "left": [...], "right": [...]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Form {
+    /// The game in CGSuite's notation.
+    pub value: String,
+    /// Left's options, in the printing order.
+    pub left: Vec<Form>,
+    /// Right's options.
+    pub right: Vec<Form>,
+}
+
+/// The canonical form as nested [`Form`]s; `None` if it has more than [`MAX_JSON_NODES`]
+/// nodes or is deeper than [`MAX_JSON_DEPTH`].
+pub fn form_json(arena: &mut Arena, g: GameId) -> Result<Option<Form>, PartizanError> {
     let mut p = Printer {
         arena,
         texts: HashMap::new(),
@@ -221,7 +231,7 @@ pub fn form_json(arena: &mut Arena, g: GameId) -> Result<Option<Value>, Partizan
         g: GameId,
         depth: usize,
         nodes: &mut usize,
-    ) -> Result<Option<Value>, PartizanError> {
+    ) -> Result<Option<Form>, PartizanError> {
         *nodes += 1;
         if *nodes > MAX_JSON_NODES || depth > MAX_JSON_DEPTH {
             return Ok(None);
@@ -251,11 +261,15 @@ pub fn form_json(arena: &mut Arena, g: GameId) -> Result<Option<Value>, Partizan
                 };
                 out.push(v);
             }
-            sides.push(Value::Array(out));
+            sides.push(out);
         }
-        let right = sides.pop();
-        let left = sides.pop();
-        Ok(Some(json!({ "value": text, "left": left, "right": right })))
+        let right = sides.pop().expect("two sides");
+        let left = sides.pop().expect("two sides");
+        Ok(Some(Form {
+            value: text,
+            left,
+            right,
+        }))
     }
     build(&mut p, g, 0, &mut nodes)
 }
