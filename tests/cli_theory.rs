@@ -494,5 +494,8 @@ fn hackenbush_long_strings() {
     assert_eq!(code, 2, "{err}");
     let long = "B".repeat(65_536);
     let text = ok(&["hackenbush", &long, "R"]);
-    assert!(text.contains("(65536 chars)") && text.contains("65535"), "{text}");
+    assert!(
+        text.contains("(65536 chars)") && text.contains("65535"),
+        "{text}"
+    );
 }

@@ -353,9 +353,17 @@ fn winning_moves(
 ) -> Result<Moves, HackenbushError> {
     let mut moves = Moves::default();
     let mine = if left { Edge::Blue } else { Edge::Red };
+    let _ = total;
+    // Sums of the components before k and after k (no subtraction of large games).
+    let mut after = vec![Arena::ZERO; values.len() + 1];
+    for k in (0..values.len()).rev() {
+        after[k] = ev.arena.add(values[k], after[k + 1])?;
+    }
+    let mut before = Arena::ZERO;
     for (k, tree) in trees.iter().enumerate() {
         // The rest of the sum, negated: a move to C' wins for Left iff C' ≥ -rest.
-        let rest = ev.arena.sub(total, values[k])?;
+        let rest = ev.arena.add(before, after[k + 1])?;
+        before = ev.arena.add(before, values[k])?;
         let need = ev.arena.neg(rest)?;
         let wins = |ev: &mut Evaluator, c: GameId| {
             if left {

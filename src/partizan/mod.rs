@@ -103,6 +103,7 @@ pub struct Arena {
     ordinal_memo: HashMap<(GameId, GameId), GameId>,
     stops: HashMap<GameId, (Dyadic, Dyadic)>,
     temporary: HashSet<GameId>,
+    birthdays: HashMap<GameId, u64>,
     budget: usize,
 }
 
@@ -131,6 +132,7 @@ impl Arena {
             ordinal_memo: HashMap::new(),
             stops: HashMap::new(),
             temporary: HashSet::new(),
+            birthdays: HashMap::new(),
             budget,
         };
         a.nodes.push(Node {
@@ -286,8 +288,10 @@ impl Arena {
 
     /// The birthday: 0 for 0, else one more than the largest birthday of an option.
     pub fn birthday(&mut self, g: GameId) -> u64 {
-        let mut memo = HashMap::new();
-        self.birthday_memo(g, &mut memo)
+        let mut memo = std::mem::take(&mut self.birthdays);
+        let b = self.birthday_memo(g, &mut memo);
+        self.birthdays = memo;
+        b
     }
 
     fn birthday_memo(&mut self, g: GameId, memo: &mut HashMap<GameId, u64>) -> u64 {

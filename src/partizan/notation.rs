@@ -19,6 +19,9 @@ use super::{Arena, Dyadic, GameId, Kind, PartizanError};
 /// The largest number of ups recognised as `^[k]`.
 pub const MAX_UPS: i64 = 64;
 
+/// How much later than its number part a game may be born to be tried as `x + k·↑ + *n`.
+pub const UP_FORM_DAYS: u64 = 2 * MAX_UPS as u64 + 32;
+
 /// The largest text [`text`] writes; larger games are summarised.
 pub const MAX_TEXT: usize = 1 << 20;
 
@@ -39,7 +42,9 @@ pub fn up(arena: &mut Arena) -> GameId {
     arena.intern(vec![Arena::ZERO], vec![star])
 }
 
-/// `x + k·↑ + *n`, if the game is one (`k` at most [`MAX_UPS`] in size).
+/// `x + k·↑ + *n`, if the game is one (`k` at most [`MAX_UPS`] in size). Games born more than
+/// [`UP_FORM_DAYS`] days after their number part are not tried (they cannot be of this form
+/// with few ups and a small nimber, and trying would add large games).
 pub fn up_form(arena: &mut Arena, g: GameId) -> Result<Option<UpForm>, PartizanError> {
     match arena.kind(g) {
         Kind::Number(x) => {
@@ -60,6 +65,10 @@ pub fn up_form(arena: &mut Arena, g: GameId) -> Result<Option<UpForm>, PartizanE
     }
     let (ls, rs) = arena.stops(g);
     if ls != rs {
+        return Ok(None);
+    }
+    let x = arena.number(ls);
+    if arena.birthday(g) > arena.birthday(x) + UP_FORM_DAYS {
         return Ok(None);
     }
     let minus_x = arena.number(ls.checked_neg().ok_or(PartizanError::Overflow)?);
@@ -139,13 +148,37 @@ fn up_text(f: UpForm) -> String {
 struct Printer<'a> {
     arena: &'a mut Arena,
     texts: HashMap<GameId, Option<String>>,
+    sizes: HashMap<GameId, usize>,
 }
 
 impl Printer<'_> {
+    /// An upper bound on the length of the text in braces (numbers and nimbers as written),
+    /// saturating at `MAX_TEXT + 1`: a quick refusal before any string is built.
+    fn size(&mut self, g: GameId) -> usize {
+        match self.arena.kind(g) {
+            Kind::Number(x) => return x.to_string().len(),
+            Kind::Nimber(n) => return n.to_string().len() + 1,
+            Kind::Other => {}
+        }
+        if let Some(&s) = self.sizes.get(&g) {
+            return s;
+        }
+        let mut s = 3usize;
+        for o in self.arena.left(g).iter().chain(self.arena.right(g).iter()) {
+            s = s.saturating_add(self.size(*o) + 1).min(MAX_TEXT + 1);
+        }
+        self.sizes.insert(g, s);
+        s
+    }
+
     /// The text, or `None` if it would exceed [`MAX_TEXT`].
     fn text(&mut self, g: GameId) -> Result<Option<String>, PartizanError> {
         if let Some(t) = self.texts.get(&g) {
             return Ok(t.clone());
+        }
+        if self.size(g) > MAX_TEXT {
+            self.texts.insert(g, None);
+            return Ok(None);
         }
         let t = match up_form(self.arena, g)? {
             Some(f) => Some(up_text(f)),
@@ -197,6 +230,7 @@ pub fn text(arena: &mut Arena, g: GameId) -> Result<Option<String>, PartizanErro
     Printer {
         arena,
         texts: HashMap::new(),
+        sizes: HashMap::new(),
     }
     .text(g)
 }
@@ -224,6 +258,7 @@ pub fn form_json(arena: &mut Arena, g: GameId) -> Result<Option<Form>, PartizanE
     let mut p = Printer {
         arena,
         texts: HashMap::new(),
+        sizes: HashMap::new(),
     };
     let mut nodes = 0usize;
     fn build(

@@ -218,17 +218,36 @@ pub fn write_analysis_text<W: Write>(out: W, a: &Analysis) -> io::Result<()> {
     }
     let v = &a.sum;
     if v.stops.0 != v.stops.1 {
-        writeln!(out, "{:<width$}  Left {}, Right {}", "stops", v.stops.0, v.stops.1)?;
+        writeln!(
+            out,
+            "{:<width$}  Left {}, Right {}",
+            "stops", v.stops.0, v.stops.1
+        )?;
     }
     if let (Some(m), Some(t)) = (&v.mean, &v.temperature) {
         writeln!(out, "{:<width$}  {m}, temperature {t}", "mean")?;
     }
-    writeln!(out, "{:<width$}  {}", "outcome", outcome_letter_text(a.outcome))?;
+    writeln!(
+        out,
+        "{:<width$}  {}",
+        "outcome",
+        outcome_letter_text(a.outcome)
+    )?;
     if matches!(a.outcome, "L" | "N") {
-        writeln!(out, "{:<width$}  {}", "Left wins", moves_line(&a.left_moves))?;
+        writeln!(
+            out,
+            "{:<width$}  {}",
+            "Left wins",
+            moves_line(&a.left_moves)
+        )?;
     }
     if matches!(a.outcome, "R" | "N") {
-        writeln!(out, "{:<width$}  {}", "Right wins", moves_line(&a.right_moves))?;
+        writeln!(
+            out,
+            "{:<width$}  {}",
+            "Right wins",
+            moves_line(&a.right_moves)
+        )?;
     }
     out.flush()
 }
@@ -333,14 +352,20 @@ mod tests {
         write_hackenbush_text(&mut out, &sum).unwrap();
         let text = String::from_utf8(out).unwrap();
         let first = text.lines().next().unwrap();
-        assert!(first.starts_with("BBBBBBBBBBBBBBBBBBBBBBBB… (65536 chars) "), "{text}");
+        assert!(
+            first.starts_with("BBBBBBBBBBBBBBBBBBBBBBBB… (65536 chars) "),
+            "{text}"
+        );
         assert!(first.ends_with(" 65536"), "{text}");
         let a = crate::hackenbush::analyze(&[long.as_str(), "R"]).unwrap();
         let mut out = Vec::new();
         write_analysis_text(&mut out, &a).unwrap();
         let text = String::from_utf8(out).unwrap();
         let first = text.lines().next().unwrap();
-        assert!(first.contains("… (65536 chars) ") && first.ends_with(" 65536"), "{text}");
+        assert!(
+            first.contains("… (65536 chars) ") && first.ends_with(" 65536"),
+            "{text}"
+        );
         assert!(text.contains("sum") && text.contains("65535"), "{text}");
     }
 }
