@@ -499,3 +499,30 @@ fn hackenbush_long_strings() {
         "{text}"
     );
 }
+
+/// A green tree of about 10^6 edges read from a file, by the colon principle: a handle of
+/// 1000 green edges carrying 200,000 branches `G(G,G)` (each *:(*+*) = *, an even number of
+/// them: 0) is a green string of 1000 edges, *1000; the winning moves leave *3 beside *3.
+#[test]
+fn hackenbush_large_green_tree_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = format!(
+        "{}({})",
+        "G".repeat(1000),
+        vec!["G(G,G)"; 200_000].join(",")
+    );
+    let f = write(dir.path(), "tree.txt", &format!("# a broom\n{tree}\nGGG\n"));
+    let v = json(&["hackenbush", "--file", &f, "--json"]);
+    assert_eq!(v["components"][0]["edges"], 601_000);
+    assert_eq!(v["components"][0]["value"], "*1000");
+    assert_eq!(v["value"], "*1003");
+    assert_eq!(v["outcome"], "N");
+    // A winning move makes the broom *3 (the handle over anything is at least *1000, and
+    // GGG cannot become *1000): cutting handle edge 4 is the only one.
+    let left = &v["winning_moves"]["left"];
+    assert_eq!(left["count"], 1, "{left}");
+    assert_eq!(left["listed"][0]["edge"], 4);
+    let (code, err) = fails(&["hackenbush", "--file", "/nonexistent/x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+}

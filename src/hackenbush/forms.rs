@@ -70,6 +70,16 @@ impl Tree {
     }
 }
 
+/// The components of a file: one per line, `#` starts a comment, blank lines are skipped,
+/// spaces are ignored.
+pub fn components_from_text(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 /// Reads a component in the notation of the module text.
 pub fn parse_tree(text: &str) -> Result<Tree, HackenbushError> {
     let bad = |position: usize, message: &str| HackenbushError::Syntax {
@@ -374,12 +384,13 @@ fn winning_moves(
         };
         let mut found: Vec<usize> = Vec::new();
         if tree.is_string() {
+            let by_prefixes = tree.by_prefixes();
             for j in 1..=tree.edges() {
                 let e = tree.colour(j);
                 if e != mine && e != Edge::Green {
                     continue;
                 }
-                let below = if tree.by_prefixes() {
+                let below = if by_prefixes {
                     tables[k][j - 1]
                 } else {
                     ev.arena.nimber(j as u64 - 1)

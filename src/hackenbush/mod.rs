@@ -19,8 +19,8 @@ use thiserror::Error;
 
 pub use dyadic::{simplest_between, Dyadic, MAX_EXP};
 pub use forms::{
-    analyze, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES, MAX_LISTED_MOVES,
-    MAX_PATH_MOVES_EDGES,
+    analyze, components_from_text, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES,
+    MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
 };
 
 /// One edge of a string.

@@ -271,6 +271,12 @@ pub fn form_json(arena: &mut Arena, g: GameId) -> Result<Option<Form>, PartizanE
         if *nodes > MAX_JSON_NODES || depth > MAX_JSON_DEPTH {
             return Ok(None);
         }
+        // *n has n options on each side: refuse before making them.
+        if let Kind::Nimber(n) = p.arena.kind(g) {
+            if n > (MAX_JSON_NODES - *nodes) as u64 {
+                return Ok(None);
+            }
+        }
         let Some(text) = p.text(g)? else {
             return Ok(None);
         };
