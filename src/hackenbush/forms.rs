@@ -720,7 +720,7 @@ mod tests {
         assert_eq!(a.components[0].2.text.as_deref(), Some("*1001"));
         assert_eq!(a.outcome, "P");
         // The target descent finds the same cuts as the recomputation along the path.
-        let small = format!("{}({})", "G".repeat(5), vec!["G"; 4].join(","));
+        let small = format!("{}({})", "G".repeat(5), ["G"; 4].join(","));
         let mut ev = Evaluator {
             arena: Arena::new(),
         };

@@ -83,6 +83,9 @@ pub enum PartizanError {
 /// The default budget of an arena: nodes plus memo entries (about 100 bytes each).
 pub const DEFAULT_BUDGET: usize = 30_000_000;
 
+/// Left's and Right's options, the key of a general canonical form.
+type Options = (Rc<[GameId]>, Rc<[GameId]>);
+
 #[derive(Debug, Clone)]
 struct Node {
     kind: Kind,
@@ -94,7 +97,7 @@ struct Node {
 #[derive(Debug)]
 pub struct Arena {
     nodes: Vec<Node>,
-    general: HashMap<(Rc<[GameId]>, Rc<[GameId]>), GameId>,
+    general: HashMap<Options, GameId>,
     numbers: HashMap<Dyadic, GameId>,
     nimbers: HashMap<u64, GameId>,
     le_memo: HashMap<(GameId, GameId), bool>,
