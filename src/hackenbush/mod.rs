@@ -6,11 +6,11 @@
 //! Winning Ways ch. 2 and Conway, On Numbers and Games): the first run of one colour counts ±1
 //! per edge, and each later edge adds ±1/2, ±1/4, ±1/8, … . An all-green string of `n` edges is
 //! the nimber `*n`, and nimbers add by XOR. A string mixing green with blue or red is neither a
-//! number nor a nimber (`BG` is `1*`, `GB` is `↑*`); its canonical form needs general game
-//! arithmetic, which this module does not do: such strings are refused with
-//! [`HackenbushError::Mixed`]. A sum of strings is therefore `x + *n`, a number plus a nimber,
-//! and its [`Outcome`] follows: Left wins if `x > 0`, Right if `x < 0`, and for `x = 0` the
-//! first player wins exactly when `n ≠ 0`.
+//! number nor a nimber (`BG` is `1*`, `GB` is `↑*`); [`evaluate`] refuses such strings with
+//! [`HackenbushError::Mixed`], and [`analyze`] (in `forms.rs`) takes strings and trees of every
+//! colour through the canonical forms of [`crate::partizan`]. For [`evaluate`] a sum of strings
+//! is `x + *n`, a number plus a nimber, and its [`Outcome`] follows: Left wins if `x > 0`, Right
+//! if `x < 0`, and for `x = 0` the first player wins exactly when `n ≠ 0`.
 
 mod dyadic;
 mod forms;

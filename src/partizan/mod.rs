@@ -5,23 +5,23 @@
 //! A game `{L₁, L₂, … | R₁, R₂, …}` is kept in an [`Arena`] as a [`GameId`]. Every game the arena
 //! hands out is in *canonical form* and *interned* (hash-consed): its options are canonical ids,
 //! and two games are equal exactly when their ids are identical. A form is brought to canonical
-//! form by the two simplifications that preserve its value (Siegel, Thm. II.2.9 and II.2.12):
+//! form by the two simplifications that preserve its value (Siegel, ch. II.2):
 //! removing *dominated* options (a Left option `≤` another Left option, a Right option `≥`
 //! another) and bypassing *reversible* ones (a Left option `Gᴸ` with a Right option `Gᴸᴿ ≤ G` is
 //! replaced by the Left options of `Gᴸᴿ`; symmetrically for Right). The form without dominated
-//! and reversible options whose options are canonical is unique (Thm. II.2.14), which is what
+//! and reversible options whose options are canonical is unique (Siegel, ch. II.2), which is what
 //! makes interning sound.
 //!
 //! Numbers (dyadic rationals, [`Dyadic`]) and nimbers are kept by value and their options are
 //! made only when a computation asks for them, so `2^60` or `*1000000` cost one node. A form
 //! whose options are numbers with every Left option below every Right option is the simplest
-//! number between them (the simplicity rule, Thm. II.3.13). Sums, negatives and Conway's
-//! comparison `G ≤ H` (no `Gᴸ ≥ H` and no `Hᴿ ≤ G`) are memoized over the arena's whole life, so
-//! a computation that meets the same subgame twice pays once. `x + G` for a number `x` and a
-//! non-number `G` is `{Gᴸ + x | Gᴿ + x}` (number translation, Thm. II.3.25). The ordinal sum
-//! `G:H` (Left options `Gᴸ` and `G:Hᴸ`, Right options likewise) builds Hackenbush trees: an edge
+//! number between them (the simplicity rule). Sums, negatives and Conway's comparison `G ≤ H`
+//! (no `Gᴸ ≥ H` and no `Hᴿ ≤ G`) are memoized over the arena's whole life, so a computation
+//! that meets the same subgame twice pays once. `x + G` for a number `x` and a non-number `G`
+//! is `{Gᴸ + x | Gᴿ + x}` (number translation, from the number avoidance theorem). The ordinal
+//! sum `G:H` (Left options `Gᴸ` and `G:Hᴸ`, Right options likewise) builds Hackenbush trees: an edge
 //! with the tree `H` above it is `e:H`, with `e` one of `1`, `-1`, `*` (Winning Ways ch. 7;
-//! Siegel §II.? on ordinal sums, which depend on the form of the base only).
+//! the ordinal sum depends on the form of the base but only on the value of the part above).
 //!
 //! [`notation`] prints in CGSuite's style (`9/16`, `*7`, `1*`, `^`, `v*`, `^[3]`,
 //! `3/4v[3]*`, `{0,^*|0}`); [`thermograph`] gives the stops, mean and temperature.
@@ -30,6 +30,12 @@
 //! to grow beyond its budget of nodes and memo entries with [`PartizanError::TooLarge`] rather
 //! than exhaust memory. Comparisons recurse as deep as the games are; callers with deep games
 //! run them on a thread with a large stack ([`with_big_stack`]).
+//!
+//! Cost: numbers and nimbers are cheap whatever their size. General games cost what their
+//! canonical forms cost: each new form is tested for reversible options against its own value,
+//! which explores the subgames of its options. Random Blue-Red-Green strings (a hard case: their
+//! canonical forms have hundreds of nodes per hundred edges) took about 1 s for 300 edges and
+//! 2 minutes for 1000 on the 2-core test machine.
 
 mod canon;
 pub mod notation;
