@@ -8,6 +8,7 @@
 //! - [`position`]: sums of heaps: nim-sum, outcome, winning moves (normal and misère play);
 //! - [`graph`]: any finite impartial game as a directed graph, loopy or not;
 //! - [`hackenbush`]: Blue–Red (and green) Hackenbush strings;
+//! - [`partizan`]: short partizan games in canonical form (Hackenbush of every colour);
 //! - [`report`]: b-files, text and JSON output;
 //! - [`api`]: whole computations as the commands run them, for the Python package;
 //! - [`survey`]: many games at once, in shards for clusters, with equivalent games grouped;
@@ -30,6 +31,7 @@ pub mod graph;
 pub mod hackenbush;
 pub mod misere;
 pub mod numbers;
+pub mod partizan;
 pub mod position;
 pub mod report;
 pub mod resources;

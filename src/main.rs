@@ -39,7 +39,7 @@ EXAMPLES
   nimseq genus kayles -n 30              misère genus and class of Kayles heaps 0 .. 29
   nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
   nimseq graph moves.txt                 values of a game given as lines 'u v'
-  nimseq hackenbush BBBRRBBR RBRRBRR     exact values of Hackenbush strings
+  nimseq hackenbush BBBRRBBR GB G(B,R)   canonical forms of Hackenbush positions
   nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)
   nimseq period 0.354                    goes on by itself to the 20,126,195 values the proof needs
   nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles";
@@ -75,7 +75,7 @@ enum Command {
     /// Grundy values of a game given as a graph (edge list); generalized values on cycles.
     #[command(after_help = GRAPH_HELP)]
     Graph(GraphArgs),
-    /// Exact values of Blue-Red (and green) Hackenbush strings and of their sum.
+    /// Canonical forms of Hackenbush strings and trees of every colour, their sum, outcome and winning moves.
     #[command(after_help = HACKENBUSH_HELP)]
     Hackenbush(HackenbushArgs),
     /// Print the summary of a table file (from its metadata; nothing is recomputed).
@@ -183,11 +183,22 @@ without moves. On a cycle, values are generalized (Smith 1966): ∞(K) and draws
 /// More on `hackenbush`.
 const HACKENBUSH_HELP: &str = "\
 EXAMPLES
-  nimseq hackenbush BBBRRBBR          2 13/32 (Berlekamp's sign-expansion rule)
-  nimseq hackenbush BR RBRRBRR GGG    each string's value, their sum and its outcome
-  nimseq hackenbush GGG --json        *3, as JSON
+  nimseq hackenbush BBBRRBBR          77/32 (Berlekamp's sign-expansion rule)
+  nimseq hackenbush BR RBRRBRR GGG    each value, the sum, its outcome and the winning moves
+  nimseq hackenbush GB BG GBB         ^*, 1*, {0,^*|0}: canonical forms as CGSuite prints them
+  nimseq hackenbush 'G(B,RR)' --json  a tree, as JSON with the nested canonical form
 
-A STRING lists its edges from the ground up: B blue (Left), R red (Right), G green (either).";
+A COMPONENT lists its edges from the ground up: B blue (Left), R red (Right), G green (either).
+It may end in a fork '(A,B,...)' of branches, each written the same way, all standing on the
+top of the edges before it: 'B(R,G(G,G))' is a blue edge carrying a red edge and a green edge
+that carries two green edges. Edges are numbered from 1 in the order written; a winning move
+'2:3 (G)' cuts edge 3 of component 2.
+
+Values are canonical forms (Winning Ways; Siegel 2013) in CGSuite's notation: numbers 9/16,
+nimbers *7, number + ups + nimber as 1*, ^, v*, ^^, ^[3]*, 3/4v[3]*, and {A,B|C} otherwise
+(numbers first in increasing order, then the other options by their text). The mean and
+temperature come from the thermograph. Strings are evaluated prefix by prefix, trees by ordinal
+sums (all-green ones by the colon principle); numbers are exact up to denominators 2^120.";
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {

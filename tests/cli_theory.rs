@@ -423,12 +423,12 @@ fn graph_with_a_million_edges() {
 #[test]
 fn hackenbush_seed_examples() {
     let v = json(&["hackenbush", "BBBRRBBR", "RBRRBRR", "--json"]);
-    assert_eq!(v["strings"][0]["value"], "77/32");
-    assert_eq!(v["strings"][1]["value"], "-55/64");
+    assert_eq!(v["components"][0]["value"], "77/32");
+    assert_eq!(v["components"][1]["value"], "-55/64");
     assert_eq!(v["value"], "99/64");
     assert_eq!(v["outcome"], "L");
     let text = ok(&["hackenbush", "BBBRRBBR", "RBRRBRR"]);
-    assert!(text.contains("2 13/32"), "{text}");
+    assert!(text.contains("77/32  (2 13/32)"), "{text}");
     assert!(text.contains("-55/64"), "{text}");
     assert_eq!(json(&["hackenbush", "BBB", "--json"])["value"], "3");
 }
@@ -436,10 +436,36 @@ fn hackenbush_seed_examples() {
 #[test]
 fn hackenbush_green() {
     let v = json(&["hackenbush", "GGG", "GG", "BR", "RB", "--json"]);
-    assert_eq!(v["value"], "0");
-    assert_eq!(v["nimber"], 1);
+    assert_eq!(v["value"], "*");
     assert_eq!(v["outcome"], "N");
     assert_eq!(json(&["hackenbush", "GG", "gg", "--json"])["outcome"], "P");
+}
+
+/// CGSuite's documentation: blue-red-blue-red-red is 9/16 and seven green edges are *7;
+/// McKay, Milley and Nowakowski (arXiv 1202.5654): green then blue is *:1 = ^*.
+#[test]
+fn hackenbush_mixed_colours() {
+    let v = json(&["hackenbush", "BRBRR", "GGGGGGG", "GB", "--json"]);
+    assert_eq!(v["components"][0]["value"], "9/16");
+    assert_eq!(v["components"][1]["value"], "*7");
+    assert_eq!(v["components"][2]["value"], "^*");
+    assert_eq!(v["components"][2]["form"]["left"][1]["value"], "*");
+    assert_eq!(v["components"][2]["form"]["right"][0]["value"], "0");
+    // 9/16 + *7 + ^* = 9/16^*6: Left wins.
+    assert_eq!(v["value"], "9/16^*6");
+    assert_eq!(v["outcome"], "L");
+    assert!(v["winning_moves"]["left"]["count"].as_u64().unwrap() >= 1);
+    assert_eq!(v["winning_moves"]["right"]["count"], 0);
+    // GB alone is ^* = {0,*|0}, a first-player win: Left's only winning move cuts the green
+    // edge (to 0); cutting the blue one leaves *, a win for Right.
+    let v = json(&["hackenbush", "GB", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    let left = &v["winning_moves"]["left"]["listed"];
+    assert_eq!(left.as_array().unwrap().len(), 1);
+    assert_eq!(left[0]["edge"], 1);
+    let text = ok(&["hackenbush", "GBB", "G(B,R)"]);
+    assert!(text.contains("{0,^*|0}"), "{text}");
+    assert!(text.contains("outcome"), "{text}");
 }
 
 #[test]
@@ -447,7 +473,56 @@ fn hackenbush_errors() {
     let (code, err) = fails(&["hackenbush", "BBX"]);
     assert_eq!(code, 2);
     assert!(err.contains("'X'") && err.contains("position 3"), "{err}");
-    let (code, err) = fails(&["hackenbush", "BGR"]);
+    let (code, err) = fails(&["hackenbush", "B(R"]);
     assert_eq!(code, 2);
-    assert!(err.contains("mixing green"), "{err}");
+    assert!(err.contains("'(' without ')'"), "{err}");
+    let (code, err) = fails(&["hackenbush", "B(R)G"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("must end its branch"), "{err}");
+    // A Blue-Red string whose value needs denominators beyond 2^120.
+    let long = format!("B{}", "R".repeat(200));
+    let (code, err) = fails(&["hackenbush", &long]);
+    assert_eq!(code, 2);
+    assert!(err.contains("does not fit"), "{err}");
+}
+
+/// A 65,536-edge string once made the report panic ("Formatting argument out of range").
+#[test]
+fn hackenbush_long_strings() {
+    let long = "BR".repeat(32_768);
+    let (code, err) = fails(&["hackenbush", &long]);
+    assert_eq!(code, 2, "{err}");
+    let long = "B".repeat(65_536);
+    let text = ok(&["hackenbush", &long, "R"]);
+    assert!(
+        text.contains("(65536 chars)") && text.contains("65535"),
+        "{text}"
+    );
+}
+
+/// A green tree of about 10^6 edges read from a file, by the colon principle: a handle of
+/// 1000 green edges carrying 200,000 branches `G(G,G)` (each *:(*+*) = *, an even number of
+/// them: 0) is a green string of 1000 edges, *1000; the winning moves leave *3 beside *3.
+#[test]
+fn hackenbush_large_green_tree_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = format!(
+        "{}({})",
+        "G".repeat(1000),
+        vec!["G(G,G)"; 200_000].join(",")
+    );
+    let f = write(dir.path(), "tree.txt", &format!("# a broom\n{tree}\nGGG\n"));
+    let v = json(&["hackenbush", "--file", &f, "--json"]);
+    assert_eq!(v["components"][0]["edges"], 601_000);
+    assert_eq!(v["components"][0]["value"], "*1000");
+    assert_eq!(v["value"], "*1003");
+    assert_eq!(v["outcome"], "N");
+    // A winning move makes the broom *3 (the handle over anything is at least *1000, and
+    // GGG cannot become *1000): cutting handle edge 4 is the only one.
+    let left = &v["winning_moves"]["left"];
+    assert_eq!(left["count"], 1, "{left}");
+    assert_eq!(left["listed"][0]["edge"], 4);
+    let (code, err) = fails(&["hackenbush", "--file", "/nonexistent/x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
 }

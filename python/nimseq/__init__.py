@@ -11,13 +11,25 @@ tables on disk mapped into NumPy without a copy.
     >>> nimseq.Rule("kayles").code
     '0.77'
 
-Functions: values, summary, period, play, compute (a table on disk). Classes: Rule, Table.
+Functions: values, summary, period, play, compute (a table on disk), hackenbush (canonical
+forms of Hackenbush positions of every colour). Classes: Rule, Table.
 Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
 Bad input raises ValueError, a missing or damaged table OSError, with the command line's
 one-line message; Ctrl-C stops a computation (KeyboardInterrupt).
 """
 
-from ._nimseq import Rule, Table, __version__, compute, engine_tier, period, play, summary, values
+from ._nimseq import (
+    Rule,
+    Table,
+    __version__,
+    compute,
+    engine_tier,
+    hackenbush,
+    period,
+    play,
+    summary,
+    values,
+)
 
 __all__ = [
     "Rule",
@@ -25,6 +37,7 @@ __all__ = [
     "__version__",
     "engine_tier",
     "compute",
+    "hackenbush",
     "period",
     "play",
     "summary",

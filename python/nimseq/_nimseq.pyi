@@ -95,3 +95,7 @@ def play(
     max_moves: Optional[int] = None,
 ) -> Json:
     """The dict of `nimseq play GAME HEAP... --json` (normal play)."""
+
+def hackenbush(components: Union[str, List[str]]) -> Json:
+    """The dict of `nimseq hackenbush COMPONENT... --json`: canonical forms in CGSuite's
+    notation, the outcome and the winning moves."""

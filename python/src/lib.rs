@@ -315,6 +315,39 @@ fn play<'py>(
     json
 }
 
+/// The dict of `nimseq hackenbush COMPONENT... --json`: each component's canonical form (in
+/// CGSuite's notation and nested), the sum's, its outcome and the winning moves.
+///
+/// components: a component ('BRBRR', 'G(B,RR)') or a list of them. Raises ValueError with the
+/// command line's message for a bad component or one too large for canonical forms.
+#[pyfunction]
+fn hackenbush<'py>(py: Python<'py>, components: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let list: Vec<String> = if let Ok(s) = components.cast::<PyString>() {
+        vec![s.to_string()]
+    } else {
+        let mut list = Vec::new();
+        for c in components.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "components must be a string or a list of strings, not {}",
+                type_name(components)
+            ))
+        })? {
+            let c = c?;
+            list.push(c.extract::<String>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "a component must be a string, not {}",
+                    type_name(&c)
+                ))
+            })?);
+        }
+        list
+    };
+    let a = py
+        .detach(|| nimseq::hackenbush::analyze(&list))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    json_object(py, &report::analysis_json(&a))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rule
 
@@ -549,5 +582,6 @@ fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compute, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
     Ok(())
 }

@@ -1,4 +1,8 @@
-//! `nimseq hackenbush`: exact values of Hackenbush strings and of their sum.
+//! `nimseq hackenbush`: canonical forms of Hackenbush positions of every colour, their sum,
+//! its outcome and the winning moves.
+
+use std::io::{ErrorKind, Read};
+use std::path::PathBuf;
 
 use clap::Args;
 
@@ -10,23 +14,61 @@ use super::usage;
 /// Arguments of `hackenbush`.
 #[derive(Debug, Args)]
 pub struct HackenbushArgs {
-    /// Strings of edges from the ground up: B (blue, Left), R (red, Right), G (green); e.g.
-    /// BBBRRBBR. Green edges only in all-green strings.
-    #[arg(value_name = "STRING", required = true, num_args = 1..)]
-    strings: Vec<String>,
-    /// Print the values as one JSON object (values as reduced fractions, e.g. "77/32").
+    /// Components, each a tree on the ground: edges from the ground up, B (blue, Left),
+    /// R (red, Right), G (green, either), e.g. BRBRR; a fork of branches in parentheses may end
+    /// a component or a branch, e.g. G(B,RR) or B(R,G(G,G)).
+    #[arg(value_name = "COMPONENT", required_unless_present = "file", num_args = 1..)]
+    components: Vec<String>,
+    /// Also read components from FILE, one per line ('#' comments; '-' for standard input):
+    /// for components longer than the command line allows (about 128 KB per argument).
+    #[arg(long, value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Print the result as one JSON object (values in CGSuite's notation, canonical forms as
+    /// nested {"value","left","right"}).
     #[arg(long)]
     json: bool,
 }
 
-/// Evaluates the strings and prints their values.
+/// Analyses the position and prints it.
 pub fn hackenbush(args: HackenbushArgs) -> anyhow::Result<()> {
-    let sum = hackenbush::evaluate(&args.strings).map_err(usage)?;
+    let mut components = args.components;
+    if let Some(path) = &args.file {
+        let shown = path.display().to_string();
+        let mut text = String::new();
+        let read = if shown == "-" {
+            std::io::stdin()
+                .lock()
+                .read_to_string(&mut text)
+                .map(|_| ())
+        } else {
+            std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
+        };
+        match read {
+            Ok(()) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::NotFound
+                        | ErrorKind::PermissionDenied
+                        | ErrorKind::IsADirectory
+                        | ErrorKind::InvalidData
+                ) =>
+            {
+                return Err(usage(format!("cannot read '{shown}': {e}")));
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("cannot read '{shown}'"))),
+        }
+        components.extend(hackenbush::components_from_text(&text));
+        if components.is_empty() {
+            return Err(usage(format!("'{shown}': no component in the file")));
+        }
+    }
+    let analysis = hackenbush::analyze(&components).map_err(usage)?;
     let out = std::io::stdout().lock();
     if args.json {
-        report::write_hackenbush_json(out, &sum)?;
+        report::write_analysis_json(out, &analysis)?;
     } else {
-        report::write_hackenbush_text(out, &sum)?;
+        report::write_analysis_text(out, &analysis)?;
     }
     Ok(())
 }

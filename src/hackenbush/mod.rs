@@ -6,17 +6,22 @@
 //! Winning Ways ch. 2 and Conway, On Numbers and Games): the first run of one colour counts ±1
 //! per edge, and each later edge adds ±1/2, ±1/4, ±1/8, … . An all-green string of `n` edges is
 //! the nimber `*n`, and nimbers add by XOR. A string mixing green with blue or red is neither a
-//! number nor a nimber (`BG` is `1*`, `GB` is `↑*`); its canonical form needs general game
-//! arithmetic, which this module does not do: such strings are refused with
-//! [`HackenbushError::Mixed`]. A sum of strings is therefore `x + *n`, a number plus a nimber,
-//! and its [`Outcome`] follows: Left wins if `x > 0`, Right if `x < 0`, and for `x = 0` the
-//! first player wins exactly when `n ≠ 0`.
+//! number nor a nimber (`BG` is `1*`, `GB` is `↑*`); [`evaluate`] refuses such strings with
+//! [`HackenbushError::Mixed`], and [`analyze`] (in `forms.rs`) takes strings and trees of every
+//! colour through the canonical forms of [`crate::partizan`]. For [`evaluate`] a sum of strings
+//! is `x + *n`, a number plus a nimber, and its [`Outcome`] follows: Left wins if `x > 0`, Right
+//! if `x < 0`, and for `x = 0` the first player wins exactly when `n ≠ 0`.
 
 mod dyadic;
+mod forms;
 
 use thiserror::Error;
 
 pub use dyadic::{simplest_between, Dyadic, MAX_EXP};
+pub use forms::{
+    analyze, components_from_text, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES,
+    MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
+};
 
 /// One edge of a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,6 +63,27 @@ pub enum HackenbushError {
     /// The sum does not fit the exact representation.
     #[error("the sum of the strings is too large to represent exactly")]
     Overflow,
+    /// A tree written wrongly.
+    #[error("'{string}': {message} (at position {position})")]
+    Syntax {
+        /// The component.
+        string: String,
+        /// 1-based position of the problem.
+        position: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A component with more edges than the limit.
+    #[error("'{string}': more than {max} edges in one component")]
+    TooManyEdges {
+        /// The component.
+        string: String,
+        /// The limit.
+        max: usize,
+    },
+    /// The canonical-form computation was refused.
+    #[error(transparent)]
+    Partizan(#[from] crate::partizan::PartizanError),
 }
 
 /// The value of one string.

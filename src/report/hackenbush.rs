@@ -1,10 +1,11 @@
-//! Output of `nimseq hackenbush`: exact values of strings and of their sum.
+//! Output of `nimseq hackenbush`: canonical forms of the components and of their sum, the
+//! outcome and the winning moves (and, for the older number-and-nimber summary, [`Sum`]).
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::hackenbush::{Dyadic, Outcome, StalkValue, Sum};
+use crate::hackenbush::{Analysis, Dyadic, Moves, Outcome, StalkValue, Sum, ValueReport};
 
 /// A number as a mixed number for people: `2 13/32`, `-2 13/32`, `-55/64`, `3`.
 pub fn mixed_number(x: Dyadic) -> String {
@@ -53,10 +54,10 @@ pub fn write_hackenbush_text<W: Write>(out: W, sum: &Sum) -> io::Result<()> {
         .map(|(s, _)| s.chars().count())
         .max()
         .unwrap_or(0)
-        .max(7);
+        .clamp(7, LABEL_WIDTH);
     for (s, v) in &sum.strings {
         let (x, n) = parts(*v);
-        let shown = if s.is_empty() { "(empty)" } else { s };
+        let shown = label(s);
         let text = game_text(x, n);
         if x.exponent() > 0 && x.mixed().0 != 0 {
             writeln!(out, "{shown:<width$}  {text}  ({x})")?;
@@ -123,6 +124,209 @@ pub fn write_hackenbush_json<W: Write>(out: W, sum: &Sum) -> io::Result<()> {
     )
 }
 
+/// The widest label column; longer components are shortened (a width beyond 65,535 makes
+/// Rust's formatting panic, which a 65,536-edge string once did).
+const LABEL_WIDTH: usize = 40;
+
+/// A component as a label: whole up to [`LABEL_WIDTH`] characters, else its first 24 and
+/// its length.
+fn label(text: &str) -> String {
+    let count = text.chars().count();
+    if count == 0 {
+        "(empty)".to_string()
+    } else if count <= LABEL_WIDTH {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(24).collect();
+        format!("{head}… ({count} chars)")
+    }
+}
+
+/// A value for people: CGSuite's notation, with a mixed number after a fraction above 1.
+fn value_line(v: &ValueReport) -> String {
+    let Some(text) = &v.text else {
+        return format!(
+            "(canonical form longer than {} characters; not printed)",
+            crate::partizan::notation::MAX_TEXT
+        );
+    };
+    let mixed = text
+        .split_once('/')
+        .and_then(|(n, d)| Some((n.parse::<i128>().ok()?, d.parse::<u128>().ok()?)))
+        .filter(|&(n, d)| n.unsigned_abs() > d);
+    match mixed {
+        Some((n, d)) => {
+            let e = d.trailing_zeros();
+            match Dyadic::new(n, e) {
+                Some(x) => format!("{text}  ({})", mixed_number(x)),
+                None => text.clone(),
+            }
+        }
+        None => text.clone(),
+    }
+}
+
+fn outcome_letter_text(o: &str) -> &'static str {
+    match o {
+        "L" => outcome_text(Outcome::Left),
+        "R" => outcome_text(Outcome::Right),
+        "P" => outcome_text(Outcome::P),
+        _ => outcome_text(Outcome::N),
+    }
+}
+
+fn moves_line(m: &Moves) -> String {
+    let mut s = m
+        .listed
+        .iter()
+        .map(|m| format!("{}:{} ({})", m.component, m.edge, m.colour))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if m.count > m.listed.len() {
+        s.push_str(&format!(", … ({} in all)", m.count));
+    } else if m.count > 1 {
+        s.push_str(&format!(" ({} moves)", m.count));
+    }
+    if !m.not_searched.is_empty() {
+        let list: Vec<String> = m.not_searched.iter().map(|k| k.to_string()).collect();
+        s.push_str(&format!(
+            "; components {} not searched (over {} edges and not all green)",
+            list.join(", "),
+            crate::hackenbush::MAX_PATH_MOVES_EDGES
+        ));
+    }
+    s
+}
+
+/// Writes the analysis for people: each component's canonical form, the sum's, its mean and
+/// temperature, the outcome, and every winning move (`component:edge (colour)`, edges numbered
+/// from 1 in the order written) for the player moving first.
+pub fn write_analysis_text<W: Write>(out: W, a: &Analysis) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let labels: Vec<String> = a.components.iter().map(|(s, _, _)| label(s)).collect();
+    let width = labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(11, LABEL_WIDTH + 16);
+    for (l, (_, _, v)) in labels.iter().zip(&a.components) {
+        writeln!(out, "{l:<width$}  {}", value_line(v))?;
+    }
+    if a.components.len() > 1 {
+        writeln!(out, "{:<width$}  {}", "sum", value_line(&a.sum))?;
+    }
+    let v = &a.sum;
+    if v.stops.0 != v.stops.1 {
+        writeln!(
+            out,
+            "{:<width$}  Left {}, Right {}",
+            "stops", v.stops.0, v.stops.1
+        )?;
+    }
+    if let (Some(m), Some(t)) = (&v.mean, &v.temperature) {
+        writeln!(out, "{:<width$}  {m}, temperature {t}", "mean")?;
+    }
+    writeln!(
+        out,
+        "{:<width$}  {}",
+        "outcome",
+        outcome_letter_text(a.outcome)
+    )?;
+    if matches!(a.outcome, "L" | "N") {
+        writeln!(
+            out,
+            "{:<width$}  {}",
+            "Left wins",
+            moves_line(&a.left_moves)
+        )?;
+    }
+    if matches!(a.outcome, "R" | "N") {
+        writeln!(
+            out,
+            "{:<width$}  {}",
+            "Right wins",
+            moves_line(&a.right_moves)
+        )?;
+    }
+    out.flush()
+}
+
+#[derive(Serialize)]
+struct ComponentJson<'a> {
+    component: &'a str,
+    edges: usize,
+    #[serde(flatten)]
+    value: ValueJson<'a>,
+}
+
+#[derive(Serialize)]
+struct ValueJson<'a> {
+    value: Option<&'a str>,
+    form: Option<&'a crate::partizan::notation::Form>,
+    left_stop: &'a str,
+    right_stop: &'a str,
+    mean: Option<&'a str>,
+    temperature: Option<&'a str>,
+}
+
+fn value_json(v: &ValueReport) -> ValueJson<'_> {
+    ValueJson {
+        value: v.text.as_deref(),
+        form: v.form.as_ref(),
+        left_stop: &v.stops.0,
+        right_stop: &v.stops.1,
+        mean: v.mean.as_deref(),
+        temperature: v.temperature.as_deref(),
+    }
+}
+
+#[derive(Serialize)]
+struct WinningJson<'a> {
+    left: &'a Moves,
+    right: &'a Moves,
+}
+
+/// `nimseq hackenbush --json` (and `nimseq.hackenbush` in Python).
+#[derive(Serialize)]
+pub struct AnalysisJson<'a> {
+    components: Vec<ComponentJson<'a>>,
+    #[serde(flatten)]
+    sum: ValueJson<'a>,
+    outcome: &'static str,
+    winning_moves: WinningJson<'a>,
+}
+
+/// The JSON object of an analysis: `components` (each with `component`, `edges`, `value` in
+/// CGSuite's notation or null when too long, `form` nested `{"value","left","right"}` or null
+/// when too large, stops, `mean`, `temperature`), the same keys for the sum, `outcome`
+/// (`L`, `R`, `P`, `N`) and `winning_moves` for `left` and `right` (`count`, `listed` moves
+/// `{component, edge, colour}`, `not_searched` components).
+pub fn analysis_json(a: &Analysis) -> AnalysisJson<'_> {
+    AnalysisJson {
+        components: a
+            .components
+            .iter()
+            .map(|(s, n, v)| ComponentJson {
+                component: s,
+                edges: *n,
+                value: value_json(v),
+            })
+            .collect(),
+        sum: value_json(&a.sum),
+        outcome: a.outcome,
+        winning_moves: WinningJson {
+            left: &a.left_moves,
+            right: &a.right_moves,
+        },
+    }
+}
+
+/// Writes [`analysis_json`].
+pub fn write_analysis_json<W: Write>(out: W, a: &Analysis) -> io::Result<()> {
+    super::write_json(out, &analysis_json(a))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +341,31 @@ mod tests {
         assert_eq!(game_text(d(1, 1), 3), "1/2 + *3");
         assert_eq!(game_text(Dyadic::ZERO, 3), "*3");
         assert_eq!(game_text(Dyadic::ZERO, 0), "0");
+    }
+
+    /// A 65,536-edge string once panicked here ("Formatting argument out of range").
+    #[test]
+    fn very_long_labels_are_shortened() {
+        let long = "B".repeat(65_536);
+        let sum = crate::hackenbush::evaluate(&[long.as_str(), "R"]).unwrap();
+        let mut out = Vec::new();
+        write_hackenbush_text(&mut out, &sum).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.starts_with("BBBBBBBBBBBBBBBBBBBBBBBB… (65536 chars) "),
+            "{text}"
+        );
+        assert!(first.ends_with(" 65536"), "{text}");
+        let a = crate::hackenbush::analyze(&[long.as_str(), "R"]).unwrap();
+        let mut out = Vec::new();
+        write_analysis_text(&mut out, &a).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.contains("… (65536 chars) ") && first.ends_with(" 65536"),
+            "{text}"
+        );
+        assert!(text.contains("sum") && text.contains("65535"), "{text}");
     }
 }

@@ -21,7 +21,10 @@ mod table;
 use std::io::{self, Write};
 
 pub use graph::{graph_method, write_graph_json, write_graph_text};
-pub use hackenbush::{game_text, mixed_number, write_hackenbush_json, write_hackenbush_text};
+pub use hackenbush::{
+    analysis_json, game_text, mixed_number, write_analysis_json, write_analysis_text,
+    write_hackenbush_json, write_hackenbush_text, AnalysisJson,
+};
 pub use play::{play_json, write_misere_json, write_misere_text, write_play_json, write_play_text};
 
 use crate::analysis::{Period, Summary};

@@ -1,0 +1,32 @@
+"""nimseq.hackenbush gives exactly the dict of `nimseq hackenbush ... --json`."""
+
+import pytest
+
+import nimseq
+
+
+@pytest.mark.parametrize(
+    "components",
+    [["BRBRR"], ["GGGGGGG", "GB", "BG"], ["G(B,RR)", "GBB", "BBBRRBBR"]],
+)
+def test_hackenbush_is_cli_json(components, run_json):
+    expected = run_json("hackenbush", *components, "--json")
+    got = nimseq.hackenbush(components)
+    assert got == expected
+    assert list(got) == list(expected)
+
+
+def test_hackenbush_values():
+    # CGSuite's documentation: BRBRR is 9/16; McKay-Milley-Nowakowski: GB is ^*.
+    assert nimseq.hackenbush("BRBRR")["value"] == "9/16"
+    d = nimseq.hackenbush(["GB"])
+    assert d["value"] == "^*"
+    assert d["outcome"] == "N"
+    assert d["form"]["right"][0]["value"] == "0"
+
+
+def test_hackenbush_errors():
+    with pytest.raises(ValueError, match="position 2"):
+        nimseq.hackenbush("BX")
+    with pytest.raises(TypeError):
+        nimseq.hackenbush(3)

@@ -1,0 +1,744 @@
+//! Hackenbush positions of every colour through canonical forms ([`crate::partizan`]).
+//!
+//! A component is a tree rooted on the ground, written as a string of edges from the ground up
+//! (`B` blue, `R` red, `G` green) that may end in a fork of branches in parentheses, each
+//! branch again such a tree: `BR` is a string of two edges, `G(B,R)` a green edge carrying a blue
+//! and a red edge, `B(R,G(G,G))B` is refused (a fork ends its branch). Edges are numbered from 1
+//! in the order they are written. Cutting an edge removes it and everything it carries.
+//!
+//! Values: a string is evaluated prefix by prefix (cutting edge `j` leaves the first `j - 1`
+//! edges, so each prefix's options are the earlier prefixes, and the undominated ones are kept
+//! as the string grows); a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
+//! from `v` up to its children `c` (Winning Ways ch. 7; for green edges this is the colon
+//! principle, `*:*a = *(a+1)` and nimbers add by XOR, so all-green trees of millions of edges
+//! take linear time). The winning moves of the sum for each player are the cuts after which the
+//! sum is `≥ 0` (Left) or `≤ 0` (Right); a cut in a tree is evaluated along the path from the
+//! edge to the ground, and in a large all-green tree by a descent that looks for a target
+//! nimber, visiting each vertex once.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::{letter, shown, Edge, HackenbushError};
+use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
+
+/// The largest number of edges in one component.
+pub const MAX_EDGES: usize = 20_000_000;
+
+/// Components with more edges than this are searched for winning moves only when all-green
+/// (by the target descent); otherwise their moves are not listed.
+pub const MAX_PATH_MOVES_EDGES: usize = 20_000;
+
+/// At most this many winning moves are listed per player (all are counted).
+pub const MAX_LISTED_MOVES: usize = 1000;
+
+/// One component: a tree with vertex 0 on the ground; edge `i` (from 1) joins `parent[i]` to
+/// vertex `i`, and parents come before children.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    parent: Vec<u32>,
+    colour: Vec<Edge>,
+}
+
+impl Tree {
+    /// Number of edges.
+    pub fn edges(&self) -> usize {
+        self.colour.len()
+    }
+
+    /// Is it a string (each vertex carries at most one edge)?
+    fn is_string(&self) -> bool {
+        self.parent
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p as usize == i)
+    }
+
+    /// Is it evaluated prefix by prefix? (Green strings are nimbers, faster as trees.)
+    fn by_prefixes(&self) -> bool {
+        self.is_string() && !self.all_green()
+    }
+
+    fn all_green(&self) -> bool {
+        self.colour.iter().all(|&c| c == Edge::Green)
+    }
+
+    /// The colour of edge `i` (from 1).
+    fn colour(&self, i: usize) -> Edge {
+        self.colour[i - 1]
+    }
+}
+
+/// The components of a file: one per line, `#` starts a comment, blank lines are skipped,
+/// spaces are ignored.
+pub fn components_from_text(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Reads a component in the notation of the module text.
+pub fn parse_tree(text: &str) -> Result<Tree, HackenbushError> {
+    let bad = |position: usize, message: &str| HackenbushError::Syntax {
+        string: shown(text),
+        position,
+        message: message.to_string(),
+    };
+    let mut tree = Tree {
+        parent: Vec::new(),
+        colour: Vec::new(),
+    };
+    // The vertex new edges grow from, and the stack of open forks (their base vertex).
+    let mut at = 0u32;
+    let mut forks: Vec<u32> = Vec::new();
+    // After a ')' only ',' or ')' or the end may follow.
+    let mut closed = false;
+    for (i, c) in text.chars().enumerate() {
+        let pos = i + 1;
+        match c.to_ascii_uppercase() {
+            'B' | 'R' | 'G' if !closed => {
+                if tree.colour.len() >= MAX_EDGES {
+                    return Err(HackenbushError::TooManyEdges {
+                        string: shown(text),
+                        max: MAX_EDGES,
+                    });
+                }
+                let e = match c.to_ascii_uppercase() {
+                    'B' => Edge::Blue,
+                    'R' => Edge::Red,
+                    _ => Edge::Green,
+                };
+                tree.parent.push(at);
+                tree.colour.push(e);
+                at = tree.colour.len() as u32;
+            }
+            '(' if !closed => forks.push(at),
+            ',' => {
+                let &base = forks
+                    .last()
+                    .ok_or_else(|| bad(pos, "',' outside parentheses"))?;
+                at = base;
+                closed = false;
+            }
+            ')' => {
+                forks.pop().ok_or_else(|| bad(pos, "')' without '('"))?;
+                closed = true;
+            }
+            'B' | 'R' | 'G' | '(' => {
+                return Err(bad(
+                    pos,
+                    "a fork '(…)' must end its branch; write more branches inside it",
+                ))
+            }
+            _ => {
+                return Err(HackenbushError::UnknownLetter {
+                    string: shown(text),
+                    letter: c,
+                    position: pos,
+                })
+            }
+        }
+    }
+    if !forks.is_empty() {
+        return Err(bad(text.chars().count(), "'(' without ')'"));
+    }
+    Ok(tree)
+}
+
+/// A game's value for people and programs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueReport {
+    /// CGSuite's notation, or `None` if longer than [`notation::MAX_TEXT`].
+    pub text: Option<String>,
+    /// The canonical form as nested `{"value", "left", "right"}`, or `None` if too large.
+    pub form: Option<notation::Form>,
+    /// Left's stop, Right's stop.
+    pub stops: (String, String),
+    /// Mean value, or `None` if it could not be computed exactly.
+    pub mean: Option<String>,
+    /// Temperature, or `None` if it could not be computed exactly.
+    pub temperature: Option<String>,
+}
+
+/// One winning move: cut edge `edge` of component `component` (both from 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Move {
+    /// The component, from 1.
+    pub component: usize,
+    /// The edge, from 1, in the order the component is written.
+    pub edge: usize,
+    /// Its colour letter.
+    pub colour: char,
+}
+
+/// The winning moves of one player moving first.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Moves {
+    /// How many winning moves were found.
+    pub count: usize,
+    /// The first [`MAX_LISTED_MOVES`] of them.
+    pub listed: Vec<Move>,
+    /// Components whose moves were not searched (too large and not all green), from 1.
+    pub not_searched: Vec<usize>,
+}
+
+/// The analysis of a sum of Hackenbush components.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// Each component as given, its number of edges and its value.
+    pub components: Vec<(String, usize, ValueReport)>,
+    /// The value of the sum.
+    pub sum: ValueReport,
+    /// Who wins.
+    pub outcome: &'static str,
+    /// Left's winning moves when Left moves first.
+    pub left_moves: Moves,
+    /// Right's winning moves when Right moves first.
+    pub right_moves: Moves,
+}
+
+/// The evaluator: an arena and the values of the components.
+struct Evaluator {
+    arena: Arena,
+}
+
+fn single(arena: &mut Arena, e: Edge) -> GameId {
+    match e {
+        Edge::Blue => arena.integer(1),
+        Edge::Red => arena.integer(-1),
+        Edge::Green => arena.nimber(1),
+    }
+}
+
+impl Evaluator {
+    /// Ordinal sum with the shortcut `*:*a = *(a+1)`.
+    fn edge_over(&mut self, e: Edge, above: GameId) -> Result<GameId, HackenbushError> {
+        let base = single(&mut self.arena, e);
+        if e == Edge::Green {
+            match self.arena.kind(above) {
+                Kind::Nimber(a) => return Ok(self.arena.nimber(a + 1)),
+                Kind::Number(x) if x == Dyadic::ZERO => return Ok(base),
+                _ => {}
+            }
+        }
+        Ok(self.arena.ordinal(base, above)?)
+    }
+
+    /// The values of every prefix of a string: `out[j]` is the first `j` edges.
+    fn prefixes(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
+        let n = tree.edges();
+        let mut out = Vec::with_capacity(n + 1);
+        out.push(Arena::ZERO);
+        let (mut left, mut right): (Vec<GameId>, Vec<GameId>) = (Vec::new(), Vec::new());
+        for j in 1..=n {
+            let below = out[j - 1];
+            let e = tree.colour(j);
+            if e != Edge::Red {
+                left.push(below);
+                left = self.keep_largest(left, true);
+            }
+            if e != Edge::Blue {
+                right.push(below);
+                right = self.keep_largest(right, false);
+            }
+            let g = self.arena.game(&left, &right)?;
+            out.push(g);
+        }
+        Ok(out)
+    }
+
+    fn keep_largest(&mut self, opts: Vec<GameId>, left: bool) -> Vec<GameId> {
+        let mut keep: Vec<GameId> = Vec::with_capacity(opts.len());
+        for (i, &x) in opts.iter().enumerate() {
+            let beaten = opts.iter().enumerate().any(|(j, &y)| {
+                i != j
+                    && (if left {
+                        self.arena.le(x, y)
+                    } else {
+                        self.arena.le(y, x)
+                    })
+            });
+            if !beaten {
+                keep.push(x);
+            }
+        }
+        keep
+    }
+
+    /// The value carried by every vertex of a tree (`out[0]` is the whole tree), bottom-up.
+    fn vertex_values(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
+        let n = tree.edges();
+        let mut value = vec![Arena::ZERO; n + 1];
+        for v in (1..=n).rev() {
+            let branch = self.edge_over(tree.colour(v), value[v])?;
+            let p = tree.parent[v - 1] as usize;
+            value[p] = self.arena.add(value[p], branch)?;
+        }
+        Ok(value)
+    }
+
+    fn report(&mut self, g: GameId) -> Result<ValueReport, HackenbushError> {
+        let text = notation::text(&mut self.arena, g)?;
+        let form = notation::form_json(&mut self.arena, g)?;
+        let (ls, rs) = self.arena.stops(g);
+        let (mean, temperature) = match thermograph::mean_and_temperature(&mut self.arena, g) {
+            Ok((m, t)) => (Some(m.to_string()), Some(t.to_string())),
+            Err(crate::partizan::PartizanError::Overflow) => (None, None),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(ValueReport {
+            text,
+            form,
+            stops: (ls.to_string(), rs.to_string()),
+            mean,
+            temperature,
+        })
+    }
+}
+
+/// Parses and analyses a sum of components (see the module text).
+pub fn analyze<S: AsRef<str>>(inputs: &[S]) -> Result<Analysis, HackenbushError> {
+    let texts: Vec<String> = inputs.iter().map(|s| s.as_ref().to_string()).collect();
+    let trees = texts
+        .iter()
+        .map(|t| parse_tree(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::partizan::with_big_stack(1024, move || analyze_trees(texts, trees))
+}
+
+fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, HackenbushError> {
+    let mut ev = Evaluator {
+        arena: Arena::new(),
+    };
+    // Each component's value, and for strings the prefixes, for trees the vertex values.
+    let mut values = Vec::with_capacity(trees.len());
+    let mut tables = Vec::with_capacity(trees.len());
+    for tree in &trees {
+        let table = if tree.by_prefixes() {
+            ev.prefixes(tree)?
+        } else {
+            ev.vertex_values(tree)?
+        };
+        values.push(if tree.by_prefixes() {
+            table[tree.edges()]
+        } else {
+            table[0]
+        });
+        tables.push(table);
+    }
+    let total = ev.arena.add_all(&values)?;
+    let outcome = ev.arena.outcome(total);
+    let mut left_moves = Moves::default();
+    let mut right_moves = Moves::default();
+    if matches!(outcome, Outcome::Left | Outcome::N) {
+        left_moves = winning_moves(&mut ev, &trees, &tables, &values, total, true)?;
+    }
+    if matches!(outcome, Outcome::Right | Outcome::N) {
+        right_moves = winning_moves(&mut ev, &trees, &tables, &values, total, false)?;
+    }
+    let mut components = Vec::with_capacity(trees.len());
+    for ((text, tree), &g) in texts.into_iter().zip(&trees).zip(&values) {
+        components.push((text, tree.edges(), ev.report(g)?));
+    }
+    let sum = ev.report(total)?;
+    Ok(Analysis {
+        components,
+        sum,
+        outcome: outcome.letter(),
+        left_moves,
+        right_moves,
+    })
+}
+
+fn winning_moves(
+    ev: &mut Evaluator,
+    trees: &[Tree],
+    tables: &[Vec<GameId>],
+    values: &[GameId],
+    total: GameId,
+    left: bool,
+) -> Result<Moves, HackenbushError> {
+    let mut moves = Moves::default();
+    let mine = if left { Edge::Blue } else { Edge::Red };
+    let _ = total;
+    // Sums of the components before k and after k (no subtraction of large games).
+    let mut after = vec![Arena::ZERO; values.len() + 1];
+    for k in (0..values.len()).rev() {
+        after[k] = ev.arena.add(values[k], after[k + 1])?;
+    }
+    let mut before = Arena::ZERO;
+    for (k, tree) in trees.iter().enumerate() {
+        // The rest of the sum, negated: a move to C' wins for Left iff C' ≥ -rest.
+        let rest = ev.arena.add(before, after[k + 1])?;
+        before = ev.arena.add(before, values[k])?;
+        let need = ev.arena.neg(rest)?;
+        let wins = |ev: &mut Evaluator, c: GameId| {
+            if left {
+                ev.arena.ge(c, need)
+            } else {
+                ev.arena.le(c, need)
+            }
+        };
+        let mut found: Vec<usize> = Vec::new();
+        if tree.is_string() {
+            let by_prefixes = tree.by_prefixes();
+            for j in 1..=tree.edges() {
+                let e = tree.colour(j);
+                if e != mine && e != Edge::Green {
+                    continue;
+                }
+                let below = if by_prefixes {
+                    tables[k][j - 1]
+                } else {
+                    ev.arena.nimber(j as u64 - 1)
+                };
+                if wins(ev, below) {
+                    found.push(j);
+                }
+            }
+        } else if let (true, Kind::Nimber(_) | Kind::Number(Dyadic::ZERO)) =
+            (tree.all_green(), ev.arena.kind(need))
+        {
+            let t = match ev.arena.kind(need) {
+                Kind::Nimber(t) => t,
+                _ => 0,
+            };
+            found = green_cuts_to(tree, &tables[k], &ev.arena, t);
+        } else if tree.edges() > MAX_PATH_MOVES_EDGES {
+            moves.not_searched.push(k + 1);
+            continue;
+        } else {
+            let mut memo: HashMap<usize, GameId> = HashMap::new();
+            for j in 1..=tree.edges() {
+                let e = tree.colour(j);
+                if e != mine && e != Edge::Green {
+                    continue;
+                }
+                let c = cut_value(ev, tree, &tables[k], j, &mut memo)?;
+                if wins(ev, c) {
+                    found.push(j);
+                }
+            }
+        }
+        moves.count += found.len();
+        for j in found {
+            if moves.listed.len() < MAX_LISTED_MOVES {
+                moves.listed.push(Move {
+                    component: k + 1,
+                    edge: j,
+                    colour: letter(tree.colour(j)),
+                });
+            }
+        }
+    }
+    Ok(moves)
+}
+
+/// The value of a tree after cutting edge `j`, recomputed along the path to the ground.
+fn cut_value(
+    ev: &mut Evaluator,
+    tree: &Tree,
+    value: &[GameId],
+    j: usize,
+    _memo: &mut HashMap<usize, GameId>,
+) -> Result<GameId, HackenbushError> {
+    // The vertex below edge j loses the branch e_j:value(j).
+    let mut v = j;
+    let mut new_branch = Arena::ZERO;
+    loop {
+        let p = tree.parent[v - 1] as usize;
+        let old_branch = ev.edge_over(tree.colour(v), value[v])?;
+        let without = ev.arena.sub(value[p], old_branch)?;
+        let new_p = ev.arena.add(without, new_branch)?;
+        if p == 0 {
+            return Ok(new_p);
+        }
+        new_branch = ev.edge_over(tree.colour(p), new_p)?;
+        v = p;
+    }
+}
+
+/// The green edges whose cut leaves an all-green tree of value `*target`.
+fn green_cuts_to(tree: &Tree, value: &[GameId], arena: &Arena, target: u64) -> Vec<usize> {
+    let nim = |g: GameId| match arena.kind(g) {
+        Kind::Nimber(n) => n,
+        _ => 0,
+    };
+    let n = tree.edges();
+    // Children lists in CSR form.
+    let mut start = vec![0usize; n + 2];
+    for &p in &tree.parent {
+        start[p as usize + 1] += 1;
+    }
+    for i in 0..=n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut children = vec![0u32; n];
+    for (i, &p) in tree.parent.iter().enumerate() {
+        children[fill[p as usize]] = i as u32 + 1;
+        fill[p as usize] += 1;
+    }
+    let mut found = Vec::new();
+    // (vertex, the value its subtree must take)
+    let mut stack = vec![(0usize, target)];
+    while let Some((v, t)) = stack.pop() {
+        let here = nim(value[v]);
+        for &c in &children[start[v]..start[v + 1]] {
+            let c = c as usize;
+            let others = here ^ (nim(value[c]) + 1);
+            let branch = t ^ others;
+            if branch == 0 {
+                found.push(c);
+            } else {
+                stack.push((c, branch - 1));
+            }
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hackenbush::{parse, value, StalkValue};
+    use proptest::prelude::*;
+
+    fn value_text(s: &str) -> String {
+        analyze(&[s]).unwrap().components[0].2.text.clone().unwrap()
+    }
+
+    #[test]
+    fn published_values() {
+        // CGSuite's documentation (Hackenbush strings): blue-red-blue-red-red is 9/16 and a
+        // green string of 7 edges is *7.
+        assert_eq!(value_text("BRBRR"), "9/16");
+        assert_eq!(value_text("GGGGGGG"), "*7");
+        // McKay, Milley and Nowakowski (arXiv 1202.5654): a green edge under a string x is
+        // the ordinal sum *:x; green then blue is ↑* = {0,*|0}, blue then green is 1*.
+        assert_eq!(value_text("GB"), "^*");
+        assert_eq!(value_text("GR"), "v*");
+        assert_eq!(value_text("BG"), "1*");
+        // *:2 = {0, *:1 | 0} = {0,↑*|0} (the issue's example of a general game).
+        assert_eq!(value_text("GBB"), "{0,^*|0}");
+        // Trees: a green edge carrying two green edges is *:(*+*) = *; two blue edges on one
+        // blue edge are 3.
+        assert_eq!(value_text("G(G,G)"), "*");
+        assert_eq!(value_text("B(B,B)"), "3");
+        assert_eq!(value_text("(B,R)"), "0");
+    }
+
+    #[test]
+    fn tree_syntax_errors() {
+        assert!(matches!(
+            parse_tree("B(R"),
+            Err(HackenbushError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse_tree("B)R"),
+            Err(HackenbushError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse_tree("B(R)G"),
+            Err(HackenbushError::Syntax { position: 5, .. })
+        ));
+        assert!(matches!(
+            parse_tree("B,R"),
+            Err(HackenbushError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse_tree("BXR"),
+            Err(HackenbushError::UnknownLetter { position: 2, .. })
+        ));
+        let t = parse_tree("B(R,G(B,R))").unwrap();
+        assert_eq!(t.parent, vec![0, 1, 1, 3, 3]);
+        assert!(parse_tree("").unwrap().edges() == 0);
+    }
+
+    /// Blue–Red strings through canonical forms agree with the sign expansion, every string up
+    /// to 16 edges (the prefixes of a string are shared along a depth-first walk).
+    #[test]
+    fn blue_red_strings_match_sign_expansion() {
+        let mut ev = Evaluator {
+            arena: Arena::new(),
+        };
+        for len in 0..=16u32 {
+            for bits in 0..1u32 << len {
+                let s: String = (0..len)
+                    .map(|i| if bits >> i & 1 == 1 { 'R' } else { 'B' })
+                    .collect();
+                let tree = parse_tree(&s).unwrap();
+                let g = ev.prefixes(&tree).unwrap()[tree.edges()];
+                let StalkValue::Number(x) = value(&parse(&s).unwrap()).unwrap() else {
+                    unreachable!()
+                };
+                assert_eq!(ev.arena.as_number(g), Some(x), "{s}");
+            }
+        }
+    }
+
+    /// A string's value from its prefixes equals its value as a tree of ordinal sums: two
+    /// different constructions of the same game meet in one interned id.
+    #[test]
+    fn prefixes_and_ordinal_sums_agree() {
+        let mut ev = Evaluator {
+            arena: Arena::new(),
+        };
+        let mut strings = vec![String::new()];
+        for _ in 0..7 {
+            let mut next = Vec::new();
+            for s in &strings {
+                for c in ['B', 'R', 'G'] {
+                    next.push(format!("{s}{c}"));
+                }
+            }
+            for s in &next {
+                let tree = parse_tree(s).unwrap();
+                let a = ev.prefixes(&tree).unwrap()[tree.edges()];
+                let b = ev.vertex_values(&tree).unwrap()[0];
+                assert_eq!(a, b, "{s}");
+            }
+            strings = next;
+        }
+    }
+
+    /// Explicit search: does the player to move win? Position: per component, a bit mask of
+    /// the edges still there.
+    fn wins(
+        trees: &[Tree],
+        pos: &[u64],
+        left: bool,
+        memo: &mut HashMap<(Vec<u64>, bool), bool>,
+    ) -> bool {
+        if let Some(&w) = memo.get(&(pos.to_vec(), left)) {
+            return w;
+        }
+        let mine = if left { Edge::Blue } else { Edge::Red };
+        let mut w = false;
+        'all: for (k, t) in trees.iter().enumerate() {
+            for j in 1..=t.edges() {
+                let e = t.colour(j);
+                if pos[k] >> j & 1 == 1 && (e == mine || e == Edge::Green) {
+                    let mut next = pos.to_vec();
+                    next[k] = cut(t, pos[k], j);
+                    if !wins(trees, &next, !left, memo) {
+                        w = true;
+                        break 'all;
+                    }
+                }
+            }
+        }
+        memo.insert((pos.to_vec(), left), w);
+        w
+    }
+
+    /// Removes edge `j` and every edge above it.
+    fn cut(t: &Tree, mask: u64, j: usize) -> u64 {
+        let mut m = mask & !(1 << j);
+        for i in j + 1..=t.edges() {
+            let p = t.parent[i - 1] as usize;
+            if p != 0 && m >> p & 1 == 0 {
+                m &= !(1 << i);
+            }
+        }
+        m
+    }
+
+    fn tree_text() -> impl Strategy<Value = String> {
+        let edge = prop::sample::select(vec!['B', 'R', 'G']);
+        let stalk =
+            prop::collection::vec(edge, 0..4).prop_map(|v| v.into_iter().collect::<String>());
+        stalk.prop_recursive(2, 8, 3, |inner| {
+            (
+                prop::collection::vec(prop::sample::select(vec!['B', 'R', 'G']), 1..3),
+                prop::collection::vec(inner, 1..3),
+            )
+                .prop_map(|(s, kids)| {
+                    format!("{}({})", s.into_iter().collect::<String>(), kids.join(","))
+                })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// The outcome and the winning moves read from canonical forms equal those of an
+        /// explicit search over the position.
+        #[test]
+        fn outcome_and_moves_match_search(texts in prop::collection::vec(tree_text(), 1..4)) {
+            let trees: Vec<Tree> = texts.iter().map(|t| parse_tree(t).unwrap()).collect();
+            prop_assume!(trees.iter().map(|t| t.edges()).sum::<usize>() <= 14);
+            let a = analyze(&texts).unwrap();
+            let full: Vec<u64> = trees.iter().map(|t| (1u64 << (t.edges() + 1)) - 2).collect();
+            let mut memo = HashMap::new();
+            let lw = wins(&trees, &full, true, &mut memo);
+            let rw = wins(&trees, &full, false, &mut memo);
+            let expected = match (lw, rw) {
+                (true, true) => "N",
+                (true, false) => "L",
+                (false, true) => "R",
+                (false, false) => "P",
+            };
+            prop_assert_eq!(a.outcome, expected);
+            for (left, moves) in [(true, &a.left_moves), (false, &a.right_moves)] {
+                let wins_first = if left { lw } else { rw };
+                let mut searched = Vec::new();
+                if wins_first {
+                    let mine = if left { Edge::Blue } else { Edge::Red };
+                    for (k, t) in trees.iter().enumerate() {
+                        for j in 1..=t.edges() {
+                            let e = t.colour(j);
+                            if e == mine || e == Edge::Green {
+                                let mut next = full.clone();
+                                next[k] = cut(t, full[k], j);
+                                if !wins(&trees, &next, !left, &mut memo) {
+                                    searched.push((k + 1, j));
+                                }
+                            }
+                        }
+                    }
+                }
+                let listed: Vec<(usize, usize)> =
+                    moves.listed.iter().map(|m| (m.component, m.edge)).collect();
+                prop_assert_eq!(listed, searched);
+            }
+        }
+    }
+
+    #[test]
+    fn large_green_trees_use_the_colon_principle() {
+        // A broom: a green handle of 1000 edges carrying 999 green bristles of one edge. The
+        // bristles are 999 copies of * = *, and each handle edge adds one (colon principle):
+        // *1001, so beside a green string of 1001 edges the sum is 0.
+        let broom = format!("{}({})", "G".repeat(1000), vec!["G"; 999].join(","));
+        let string = "G".repeat(1001);
+        let a = analyze(&[broom.as_str(), string.as_str()]).unwrap();
+        assert_eq!(a.components[0].2.text.as_deref(), Some("*1001"));
+        assert_eq!(a.outcome, "P");
+        // The target descent finds the same cuts as the recomputation along the path.
+        let small = format!("{}({})", "G".repeat(5), ["G"; 4].join(","));
+        let mut ev = Evaluator {
+            arena: Arena::new(),
+        };
+        let t = parse_tree(&small).unwrap();
+        let values = ev.vertex_values(&t).unwrap();
+        for target in 0..8 {
+            let mut by_path = Vec::new();
+            for j in 1..=t.edges() {
+                let c = cut_value(&mut ev, &t, &values, j, &mut HashMap::new()).unwrap();
+                if ev.arena.kind(c) == Kind::Nimber(target) || (target == 0 && c == Arena::ZERO) {
+                    by_path.push(j);
+                }
+            }
+            assert_eq!(
+                green_cuts_to(&t, &values, &ev.arena, target),
+                by_path,
+                "{target}"
+            );
+        }
+    }
+}

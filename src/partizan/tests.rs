@@ -1,0 +1,258 @@
+//! Known values (Winning Ways, Siegel), and property tests against explicit game-tree search.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+use super::notation::{text, up};
+use super::thermograph::mean_and_temperature;
+use super::*;
+
+fn d(num: i128, exp: u32) -> Dyadic {
+    Dyadic::new(num, exp).unwrap()
+}
+
+fn show(a: &mut Arena, g: GameId) -> String {
+    text(a, g).unwrap().unwrap()
+}
+
+#[test]
+fn named_games_print_as_cgsuite_does() {
+    let mut a = Arena::new();
+    let star = a.nimber(1);
+    let u = up(&mut a);
+    assert_eq!(show(&mut a, u), "^");
+    // ↑ = {0|*} built from its form.
+    assert_eq!(a.game(&[Arena::ZERO], &[star]).unwrap(), u);
+    let down = a.neg(u).unwrap();
+    assert_eq!(show(&mut a, down), "v");
+    // ↑* = {0,*|0} (Winning Ways ch. 3).
+    let up_star = a.game(&[Arena::ZERO, star], &[Arena::ZERO]).unwrap();
+    assert_eq!(a.add(u, star).unwrap(), up_star);
+    assert_eq!(show(&mut a, up_star), "^*");
+    let v_star = a.neg(up_star).unwrap();
+    assert_eq!(show(&mut a, v_star), "v*");
+    // ⇑ = {0|↑*}.
+    let dbl = a.game(&[Arena::ZERO], &[up_star]).unwrap();
+    assert_eq!(a.add(u, u).unwrap(), dbl);
+    assert_eq!(show(&mut a, dbl), "^^");
+    let triple = a.add_all(&[u, u, u]).unwrap();
+    assert_eq!(show(&mut a, triple), "^[3]");
+    let triple_star = a.add(triple, star).unwrap();
+    assert_eq!(show(&mut a, triple_star), "^[3]*");
+    // 3/4 + 3·↓ + *.
+    let three_quarters = a.number(d(3, 2));
+    let g = a
+        .add_all(&[three_quarters, down, down, down, star])
+        .unwrap();
+    assert_eq!(show(&mut a, g), "3/4v[3]*");
+    let one = a.integer(1);
+    let one_star = a.add(one, star).unwrap();
+    assert_eq!(show(&mut a, one_star), "1*");
+    // {1|-1} = ±1, a switch: mean 0, temperature 1.
+    let m1 = a.integer(-1);
+    let pm = a.game(&[one], &[m1]).unwrap();
+    assert_eq!(show(&mut a, pm), "{1|-1}");
+    assert_eq!(
+        mean_and_temperature(&mut a, pm).unwrap(),
+        (d(0, 0), d(1, 0))
+    );
+    // {0,↑*|0} is not of the form x + k·↑ + *n.
+    let g = a.game(&[Arena::ZERO, up_star], &[Arena::ZERO]).unwrap();
+    assert_eq!(show(&mut a, g), "{0,^*|0}");
+    // Numbers: {0|1} = 1/2, {1/2|1} = 3/4, {|} = 0, {-1|} = 0.
+    let half = a.game(&[Arena::ZERO], &[one]).unwrap();
+    assert_eq!(a.as_number(half), Some(d(1, 1)));
+    let h = a.game(&[half], &[one]).unwrap();
+    assert_eq!(show(&mut a, h), "3/4");
+    assert_eq!(a.game(&[m1], &[]).unwrap(), Arena::ZERO);
+    // *2 + *3 = *1; {0,*|0,*} = *2.
+    let (s2, s3) = (a.nimber(2), a.nimber(3));
+    assert_eq!(a.add(s2, s3).unwrap(), star);
+    assert_eq!(
+        a.game(&[Arena::ZERO, star], &[Arena::ZERO, star]).unwrap(),
+        s2
+    );
+    assert_eq!(show(&mut a, s3), "*3");
+    // ↑ + ↓ = 0 and ↑* ‖ 0, ↑ > 0, ↑ < any positive number.
+    assert_eq!(a.add(u, down).unwrap(), Arena::ZERO);
+    assert_eq!(a.outcome(up_star), Outcome::N);
+    assert_eq!(a.outcome(u), Outcome::Left);
+    let tiny_number = a.number(d(1, 100));
+    assert!(a.le(u, tiny_number) && !a.le(tiny_number, u));
+    assert!(a.confused(star, Arena::ZERO));
+}
+
+#[test]
+fn thermographs_of_known_games() {
+    let mut a = Arena::new();
+    // {4|2} has mean 3 and temperature 1. {2||1|0} = {2|{1|0}}, by hand from the definition:
+    // LW({1|0})(t) = 1 - t up to t = 1/2, then 1/2, so RW(t) = 1 up to 1/2, then 1/2 + t;
+    // LW(t) = 2 - t; they meet at t = 3/4 with value 5/4.
+    let (zero, one, two) = (Arena::ZERO, a.integer(1), a.integer(2));
+    let four = a.integer(4);
+    let g = a.game(&[four], &[two]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(3, 0), d(1, 0)));
+    let sw = a.game(&[one], &[zero]).unwrap();
+    let g = a.game(&[two], &[sw]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(5, 2), d(3, 2)));
+    // Numbers: CGSuite's temperatures -1 and -1/2^k; infinitesimals: 0.
+    assert_eq!(
+        mean_and_temperature(&mut a, two).unwrap(),
+        (d(2, 0), d(-1, 0))
+    );
+    let q = a.number(d(3, 2));
+    assert_eq!(
+        mean_and_temperature(&mut a, q).unwrap(),
+        (d(3, 2), d(-1, 2))
+    );
+    let u = up(&mut a);
+    assert_eq!(mean_and_temperature(&mut a, u).unwrap(), (d(0, 0), d(0, 0)));
+    // The mean is additive: m({4|2} + {1|0}) = 3 + 1/2.
+    let g42 = a.game(&[four], &[two]).unwrap();
+    let s = a.add(g42, sw).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, s).unwrap().0, d(7, 1));
+}
+
+#[test]
+fn budget_is_enforced() {
+    let mut a = Arena::with_budget(10);
+    let mut g = Arena::ZERO;
+    let star = a.nimber(1);
+    let mut err = None;
+    for _ in 0..100 {
+        match a.game(&[g, Arena::ZERO], &[star]) {
+            Ok(h) => g = h,
+            Err(e) => {
+                err = Some(e);
+                break;
+            }
+        }
+    }
+    assert_eq!(err, Some(PartizanError::TooLarge { limit: 10 }));
+}
+
+/// An explicit game tree, as a brute-force search sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Form {
+    left: Vec<Form>,
+    right: Vec<Form>,
+}
+
+fn form_strategy() -> impl Strategy<Value = Form> {
+    let leaf = Just(Form {
+        left: vec![],
+        right: vec![],
+    });
+    leaf.prop_recursive(3, 24, 3, |inner| {
+        (
+            prop::collection::vec(inner.clone(), 0..3),
+            prop::collection::vec(inner, 0..3),
+        )
+            .prop_map(|(left, right)| Form { left, right })
+    })
+}
+
+fn neg_form(f: &Form) -> Form {
+    Form {
+        left: f.right.iter().map(neg_form).collect(),
+        right: f.left.iter().map(neg_form).collect(),
+    }
+}
+
+/// Does the player to move (Left if `left`) win the sum of these explicit forms?
+fn wins(pos: &[Form], left: bool, memo: &mut HashMap<(Vec<Form>, bool), bool>) -> bool {
+    let key = (pos.to_vec(), left);
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let mut w = false;
+    'all: for (i, f) in pos.iter().enumerate() {
+        for o in if left { &f.left } else { &f.right } {
+            let mut next = pos.to_vec();
+            next[i] = o.clone();
+            if !wins(&next, !left, memo) {
+                w = true;
+                break 'all;
+            }
+        }
+    }
+    memo.insert(key, w);
+    w
+}
+
+fn searched_outcome(pos: &[Form]) -> Outcome {
+    let mut memo = HashMap::new();
+    match (wins(pos, true, &mut memo), wins(pos, false, &mut memo)) {
+        (true, true) => Outcome::N,
+        (true, false) => Outcome::Left,
+        (false, true) => Outcome::Right,
+        (false, false) => Outcome::P,
+    }
+}
+
+fn build(a: &mut Arena, f: &Form) -> GameId {
+    let left: Vec<GameId> = f.left.iter().map(|o| build(a, o)).collect();
+    let right: Vec<GameId> = f.right.iter().map(|o| build(a, o)).collect();
+    a.game(&left, &right).unwrap()
+}
+
+/// The canonical form as an explicit tree.
+fn unbuild(a: &mut Arena, g: GameId) -> Form {
+    let left = a.left(g).to_vec();
+    let right = a.right(g).to_vec();
+    Form {
+        left: left.into_iter().map(|o| unbuild(a, o)).collect(),
+        right: right.into_iter().map(|o| unbuild(a, o)).collect(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The outcome read from the canonical form of a sum equals the searched outcome.
+    #[test]
+    fn outcome_of_sums_matches_search(f in form_strategy(), g in form_strategy()) {
+        let mut a = Arena::new();
+        let (x, y) = (build(&mut a, &f), build(&mut a, &g));
+        prop_assert_eq!(a.outcome(x), searched_outcome(std::slice::from_ref(&f)));
+        let s = a.add(x, y).unwrap();
+        prop_assert_eq!(a.outcome(s), searched_outcome(&[f.clone(), g.clone()]));
+        // Comparison: x ≤ y iff Left, moving second, wins y - x.
+        let diff = [g.clone(), neg_form(&f)];
+        let o = searched_outcome(&diff);
+        prop_assert_eq!(a.le(x, y), matches!(o, Outcome::Left | Outcome::P));
+    }
+
+    /// The canonical form is another form of the same game (G − H = 0 by search), and
+    /// equal games get the same id, whatever form they were built from.
+    #[test]
+    fn canonical_forms_are_equal_and_unique(f in form_strategy(), g in form_strategy()) {
+        let mut a = Arena::new();
+        let x = build(&mut a, &f);
+        let canon = unbuild(&mut a, x);
+        prop_assert_eq!(searched_outcome(&[f.clone(), neg_form(&canon)]), Outcome::P);
+        // Rebuilding the canonical form gives the same id.
+        prop_assert_eq!(build(&mut a, &canon), x);
+        let y = build(&mut a, &g);
+        let equal = searched_outcome(&[f.clone(), neg_form(&g)]) == Outcome::P;
+        prop_assert_eq!(x == y, equal);
+        // x + y - y = x, and -(-x) = x.
+        let s = a.add(x, y).unwrap();
+        prop_assert_eq!(a.sub(s, y).unwrap(), x);
+        let n = a.neg(x).unwrap();
+        prop_assert_eq!(a.neg(n).unwrap(), x);
+    }
+
+    /// The mean is additive and the temperature of G + number is that of G (for non-numbers).
+    #[test]
+    fn means_add(f in form_strategy(), g in form_strategy()) {
+        let mut a = Arena::new();
+        let (x, y) = (build(&mut a, &f), build(&mut a, &g));
+        let s = a.add(x, y).unwrap();
+        let (mx, _) = mean_and_temperature(&mut a, x).unwrap();
+        let (my, _) = mean_and_temperature(&mut a, y).unwrap();
+        let (ms, _) = mean_and_temperature(&mut a, s).unwrap();
+        prop_assert_eq!(ms, mx.checked_add(my).unwrap());
+    }
+}
