@@ -310,8 +310,20 @@ fn play_from_a_table() {
     }
     let kayles = dir.path().join("kayles.nimseq");
     let kayles = kayles.to_str().unwrap();
-    // Beyond the table, another game's table, a missing file, with --misere: one line, exit 2.
-    let (code, err) = fails(&["play", "kayles", "4000", "--table", kayles]);
+    // Past the end of a table whose period is proved (Kayles: 12 from heap 71), the values
+    // follow from it: the same answer as computed on the spot (issue 29, defect 4).
+    for far in [
+        &["play", "kayles", "5000", "4321", "7", "--json"][..],
+        &["play", "kayles", "1e12", "1000000000012", "--json"],
+    ] {
+        let mut tabled = far.to_vec();
+        tabled.extend(["--table", kayles]);
+        assert_eq!(json(far), json(&tabled));
+    }
+    // Beyond a table without a proved period, another game's table, a missing file, with
+    // --misere: one line, exit 2.
+    let officers = dir.path().join("officers.nimseq");
+    let (code, err) = fails(&["play", "0.6", "4000", "--table", officers.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("holds heaps 0 .. 3999") && err.contains("-n 4001"),

@@ -15,10 +15,9 @@ use nimseq::analysis::Summary;
 use nimseq::api::{self, ApiError};
 use nimseq::report;
 use nimseq::rules::Rule;
-use nimseq::table::{Table, TableError};
 
 use super::progress::{InMemory, Interrupted, Signals};
-use super::{api_error, usage, SequenceArgs};
+use super::{api_error, api_error_hinting, usage, SequenceArgs};
 
 /// Arguments of `compute`.
 #[derive(Debug, Args)]
@@ -58,7 +57,12 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
                 ControlFlow::Continue(())
             });
             run.finish();
-            r.map_err(api_error)?
+            r.map_err(|e| {
+                api_error_hinting(
+                    e,
+                    Some("; keep the values on disk with --table PATH, or give a smaller N"),
+                )
+            })?
         }
     };
     let out = std::io::stdout().lock();
@@ -119,14 +123,4 @@ pub(super) fn interrupted(signals: &Signals, path: &Path, at: u64) -> anyhow::Er
         ),
     }
     .into()
-}
-
-/// A failure while writing the table, saying what the table holds and where it resumes.
-pub(super) fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
-    api_error(api::table_failed(e, t))
-}
-
-/// Refuses an N whose table cannot fit on the file system that would hold it ([`api::check_disk`]).
-pub(super) fn check_disk(path: &Path, count: u64) -> anyhow::Result<()> {
-    api::check_disk(path, count).map_err(api_error)
 }
