@@ -111,3 +111,14 @@ def test_play_kayles():
     p = nimseq.play("kayles", [3, 5, 7])
     assert p["outcome"] == "N" and p["nim_sum"] == 5
     assert p["winning_moves"] == [{"heap_index": 1, "from": 5, "to": [4]}]
+
+
+def test_period_of_0_354_is_the_binarys_long_proof(run_json):
+    # 0.354: period 1180 from heap 10,061,916 (Flammenkamp's tables of octal games; OEIS
+    # A071496). The proof needs 20,126,195 values, past the first 2^24: both faces go on to
+    # them by themselves (issue 29). About 13 s with the package's release build.
+    got = nimseq.period("0.354")
+    assert got == run_json("period", "0.354", "--json", "--quiet")
+    p = got["period"]
+    assert (p["proved"], p["preperiod"], p["period"]) == (True, 10_061_916, 1180)
+    assert got["count"] == p["theorem_bound"] == 20_126_195
