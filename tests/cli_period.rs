@@ -579,3 +579,29 @@ fn every_long_command_takes_the_same_run_options() {
     let out = nimseq(&["period", "kayles", "--threads", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ctrl_c_reports_the_best_candidate_so_far() {
+    // Officers (no period known) with no --max searches on (issue 29, defect 2); Ctrl-C prints
+    // what the values so far show and exits 130.
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(["period", "0.6", "--json", "-q", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: a plain kill(2) of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("stopped by SIGINT after") && err.lines().count() == 1,
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["count"].as_u64().unwrap() > 0, "{v}");
+    assert_ne!(v["period"]["proved"], true, "{v}");
+}

@@ -1,8 +1,9 @@
 //! `nimseq._nimseq`: the Python extension of nimseq. It only converts: Python arguments into
-//! the library's types, the library's results into NumPy arrays and dicts (through the same
-//! serializers the command line's `--json` uses), and its errors into Python exceptions with the
-//! command line's one-line messages. Long computations run with the GIL released and look for
-//! Ctrl-C between chunks of heaps.
+//! the library's types, one `nimseq::api` call per function (the one the command calls), the
+//! results into NumPy arrays and dicts (through the same serializers the command line's `--json`
+//! uses: docs/JSON.md), and the library's typed errors into Python exceptions worded in Python's
+//! terms (`n`, `max=`, `table=PATH`). Long computations run with the GIL released, look for
+//! Ctrl-C between chunks of heaps, and show a line of progress on stderr when it is a terminal.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -95,6 +96,9 @@ fn api_message(e: &ApiError) -> String {
         }
         ApiError::Disk { .. } => format!("{e}; give a smaller n or a path on a larger disk"),
         ApiError::NoHeaps => "heaps must hold at least one heap".to_string(),
+        ApiError::TooManyMoves { .. } => {
+            format!("{e}; list the first k with max_moves=k (all are counted)")
+        }
         ApiError::TableTooShort {
             path, game, wanted, ..
         } => format!(
@@ -407,6 +411,8 @@ fn period<'py>(
         exec: executor_of(threads)?,
         table: table.as_deref(),
         checkpoint: seconds_of(checkpoint)?,
+        // Ctrl-C raises KeyboardInterrupt, as every other long call does.
+        report_when_stopped: false,
     };
     let r = run_interruptible(py, |progress| api::period(&rule, &opts, progress))?;
     json_object(py, &r)
@@ -517,8 +523,10 @@ impl PyRule {
 /// opened read-only. Opening reads only the header: a table of any size opens in milliseconds.
 ///
 /// game: the canonical code; len(t): heaps held; values: a read-only NumPy array mapped from
-/// the file (no copy; pages are read as they are touched); verify(): checks the checksums;
+/// the file (no copy), its checksums verified on first access as every command verifies what it
+/// reads; read(start, stop): a range, only its checksums verified; verify(): the checksums;
 /// summary(): the dict of `nimseq info PATH --json`; period: the recorded period (dict or None).
+/// The checking policy (open, read, on request) is written down in docs/FORMAT.md.
 ///
 /// Raises OSError (FileNotFoundError, ...) for a missing file, a file that is not a table, or a
 /// damaged table, with the command line's message.

@@ -119,6 +119,10 @@ pub struct PeriodReport {
     /// else the pattern observed; its `periods_seen` counts the full periods in heaps
     /// `0 … count − 1`.
     pub period: Option<Period>,
+    /// The search was stopped (Ctrl-C) before a proof or its limit: `period` is the best so far.
+    /// Not part of the JSON: the command says so on stderr.
+    #[serde(skip)]
+    pub stopped: bool,
 }
 
 impl PeriodReport {
@@ -129,6 +133,7 @@ impl PeriodReport {
             count,
             theorem_t: t,
             period: period.map(|p| p.seen_in(count)),
+            stopped: false,
         }
     }
 

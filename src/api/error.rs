@@ -125,6 +125,14 @@ pub enum ApiError {
         /// The most looked at.
         limit: u128,
     },
+    /// More winning moves than are listed at once (the caller may ask for the first ones).
+    #[error("the position has {count} winning moves, more than the {limit} listed at once")]
+    TooManyMoves {
+        /// Winning moves in all.
+        count: u64,
+        /// The most listed when all are asked for.
+        limit: u64,
+    },
     /// The thread pool could not be made.
     #[error(transparent)]
     Executor(#[from] ExecutorError),
@@ -193,7 +201,8 @@ impl ApiError {
             | ApiError::Threads(_)
             | ApiError::NoHeaps
             | ApiError::TableTooShort { .. }
-            | ApiError::TooManyOptions { .. } => true,
+            | ApiError::TooManyOptions { .. }
+            | ApiError::TooManyMoves { .. } => true,
             ApiError::Table(e) => table_error_is_input(e),
             _ => false,
         }

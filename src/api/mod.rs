@@ -31,11 +31,11 @@ use crate::table;
 
 pub use error::{held, table_error_is_input, ApiError, CountOf, ThreadsError};
 pub use period::{default_period_max, period, PeriodOptions};
-pub use play::{play, play_from_table, MAX_OPTIONS};
+pub use play::{play, play_from_table, MAX_LISTED, MAX_OPTIONS};
 pub use report::{report, report_from_table, ReportData};
 pub use run::{
-    check_threads, checked_count, executor, reported_period, summary_period, CheckedRun,
-    MAX_THREADS,
+    check_threads, checked_count, estimated_options, executor, is_costly, reported_period,
+    summary_period, CheckedRun, MAX_THREADS, STEP_OPTIONS,
 };
 pub use summary::{summary, summary_of_prefix, summary_of_run};
 pub use table_run::{check_disk, compute_table, table_failed};
@@ -112,6 +112,39 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(e, ApiError::Stopped { .. }) && !e.is_input());
+    }
+
+    #[test]
+    fn costly_runs_report_progress_every_step() {
+        // 0.3F leaves three heaps: O(n^2) options a heap. Its run must call the progress
+        // callback long before the first chunk of 65,536 heaps (issue 29, defect 5), and the
+        // estimate must grow as N^3.
+        let rule = Rule::parse("0.3F").unwrap();
+        assert!(is_costly(&rule) && !is_costly(&Rule::parse("0.6").unwrap()));
+        let small = estimated_options(&rule, 1000);
+        let big = estimated_options(&rule, 2000);
+        assert!((7.0..9.0).contains(&(big / small)), "{small} {big}");
+        // A heap of n tokens has about n^2/12 three-heap splits: N^3/36 in all.
+        assert!(
+            (0.8..1.2).contains(&(big / (2000f64.powi(3) / 36.0))),
+            "{big}"
+        );
+        let mut calls = 0;
+        let mut run = CheckedRun::new(&rule, EngineKind::Exact, &Executor::serial());
+        run.extend_to(3000, &mut |_| {
+            calls += 1;
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert!(calls > 3, "{calls}");
+        let exact = crate::engine::compute(&rule, 3000, EngineKind::Exact).unwrap();
+        assert_eq!(run.values, exact);
+        // A stop between steps is a stop.
+        let mut run = CheckedRun::new(&rule, EngineKind::Exact, &Executor::serial());
+        let e = run
+            .extend_to(3000, &mut |_| ControlFlow::Break(()))
+            .unwrap_err();
+        assert!(matches!(e, ApiError::Stopped { at } if at < 3000));
     }
 
     #[test]

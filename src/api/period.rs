@@ -7,8 +7,11 @@
 //! candidate's proof needs, and again while the best candidate keeps its period (an exception
 //! only moved its preperiod), up to what the machine holds: a quarter of the available memory in
 //! bytes (values take one to four bytes, and widening keeps two copies for a moment), or in a
-//! table half the free disk space. An explicit `max` is a cap: compute up to `max` values, no
-//! further. Games the theorem does not cover stop at [`default_period_max`].
+//! table half the free disk space. When no candidate's proof is within reach, a game the theorem
+//! covers is searched on, the values doubled each time, to the same limit (or until the
+//! progress callback stops it: in memory, the report can then give the best candidate so far).
+//! An explicit `max` is a cap: compute up to `max` values, no further. Games the theorem does
+//! not cover stop at [`default_period_max`].
 
 use std::cell::Cell;
 use std::ops::ControlFlow;
@@ -38,6 +41,10 @@ pub struct PeriodOptions<'a> {
     pub table: Option<&'a Path>,
     /// With a table: the longest time between two commits.
     pub checkpoint: Duration,
+    /// In memory: when the progress callback stops the search, report what the values computed
+    /// so far show (the best candidate) with [`PeriodReport::stopped`] set, instead of failing
+    /// with [`ApiError::Stopped`]. (A table run always fails so: it resumes later.)
+    pub report_when_stopped: bool,
 }
 
 impl PeriodOptions<'_> {
@@ -49,6 +56,7 @@ impl PeriodOptions<'_> {
             exec,
             table: None,
             checkpoint: Checkpoints::default().interval,
+            report_when_stopped: false,
         }
     }
 }
@@ -115,13 +123,22 @@ impl Limits {
 
     /// The next target after a run to `len` values proved nothing: the values the best
     /// candidate's proof needs, when that is within the limits and the candidate keeps the
-    /// period of the one before (`previous`).
+    /// period of the one before (`previous`); otherwise twice the values, up to the most the
+    /// machine holds (a game the theorem covers is searched until a proof, a stop, or the
+    /// machine's limit).
     fn next(&self, len: u64, best: Option<&Period>, previous: &mut Option<u64>) -> Option<u64> {
-        let c = best.filter(|_| self.extend)?;
-        let need = c.theorem_bound?;
-        let stable = previous.is_none_or(|p| p == c.period);
-        *previous = Some(c.period);
-        (stable && need > len && need <= self.most).then_some(need)
+        if !self.extend || len >= self.most {
+            return None;
+        }
+        if let Some(c) = best {
+            let stable = previous.is_none_or(|p| p == c.period);
+            *previous = Some(c.period);
+            match c.theorem_bound {
+                Some(need) if stable && need > len && need <= self.most => return Some(need),
+                _ => {}
+            }
+        }
+        Some(len.saturating_mul(2).min(self.most))
     }
 }
 
@@ -140,8 +157,16 @@ fn period_in_memory(
     let mut target = checked_count(CountOf::Max, limits.first)?;
     let mut run = CheckedRun::new(rule, opts.kind, &opts.exec);
     let mut previous = None;
+    let mut stopped = None;
     loop {
-        run.extend_to(target, progress)?;
+        match run.extend_to(target, progress) {
+            Ok(()) => {}
+            Err(ApiError::Stopped { at }) if opts.report_when_stopped => {
+                stopped = Some(at);
+                break;
+            }
+            Err(e) => return Err(e),
+        }
         if run.proved().is_some() {
             break;
         }
@@ -152,12 +177,14 @@ fn period_in_memory(
         }
     }
     let found = crate::with_values!(&run.values, v => reported_period(&run.checker, v));
-    Ok(PeriodReport::new(
+    let mut report = PeriodReport::new(
         &rule.code(),
         run.values.len() as u64,
         theorem_t(rule),
         found,
-    ))
+    );
+    report.stopped = stopped.is_some();
+    Ok(report)
 }
 
 /// An engine that raises `proved` once the period checker of [`StopAtPeriod`] has proved a
@@ -269,4 +296,51 @@ fn period_table(
     // A run stopped at its proof is committed but not in the canonical layout yet.
     t.finish().map_err(|e| table_failed(e, &t))?;
     Ok(PeriodReport::new(&rule.code(), count, t_index, period))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(n0: u64, p: u64, need: u64) -> Period {
+        Period {
+            preperiod: n0,
+            period: p,
+            last_exception: n0.checked_sub(1),
+            shift: 0,
+            proved: false,
+            periods_seen: 2,
+            theorem_bound: Some(need),
+        }
+    }
+
+    #[test]
+    fn with_no_max_a_covered_game_is_searched_on_to_the_machines_limit() {
+        let officers = Rule::parse("0.6").unwrap();
+        let l = Limits::new(None, &officers, 1 << 30);
+        assert_eq!(l.first, 1 << 24);
+        let mut previous = None;
+        // No candidate at 2^24 (issue 29, defect 2: the search used to stop there): twice.
+        assert_eq!(l.next(1 << 24, None, &mut previous), Some(1 << 25));
+        // A candidate whose proof is within reach: exactly the values it needs.
+        let c = candidate(10_000_000, 1180, 20_126_195);
+        assert_eq!(l.next(1 << 24, Some(&c), &mut previous), Some(20_126_195));
+        // A candidate that changed its period: twice again.
+        let d = candidate(30_000_000, 7, 60_000_017);
+        assert_eq!(
+            l.next(20_126_195, Some(&d), &mut previous),
+            Some(40_252_390)
+        );
+        // Never past the machine's limit, and not on from it.
+        assert_eq!(l.next(1 << 29 | 1, None, &mut previous), Some(1 << 30));
+        assert_eq!(l.next(1 << 30, None, &mut previous), None);
+        // An explicit max is a cap; games the theorem does not cover stop at their first target.
+        assert_eq!(
+            Limits::new(Some(1000), &officers, 1 << 30).next(1000, None, &mut None),
+            None
+        );
+        let grundy = Rule::parse("4!.0").unwrap();
+        let g = Limits::new(None, &grundy, 1 << 30);
+        assert_eq!(g.next(g.first, None, &mut None), None);
+    }
 }

@@ -59,18 +59,18 @@ pub fn play(
         Err(_) => return Err(fits.unwrap_err()),
     };
     run.extend_to(limit, progress)?;
-    let periodic = run
-        .proved()
-        .map(|p| PeriodicValues::new(&run.values, p, count));
-    match &periodic {
-        Some(p) => analyze(rule, &heaps, p, max_moves),
-        None if run.values.len() >= count => analyze(rule, &heaps, &run.values, max_moves),
-        // Too large for the memory, and no period proved within the values computed.
-        None => Err(fits.err().unwrap_or(ApiError::TooLarge {
-            of: CountOf::Heap(max as u64),
-            count: count as u64,
-        })),
+    if let Some(p) = run.proved() {
+        let values = PeriodicValues::new(&run.values, p, count);
+        return analyze_with_period(rule, &heaps, &values, p, max_moves);
     }
+    if run.values.len() >= count {
+        return analyze(rule, &heaps, &run.values, max_moves);
+    }
+    // Too large for the memory, and no period proved within the values computed.
+    Err(fits.err().unwrap_or(ApiError::TooLarge {
+        of: CountOf::Heap(max as u64),
+        count: count as u64,
+    }))
 }
 
 /// [`play`] with the values read from the table at `path`, which must hold `rule` and every heap
@@ -84,7 +84,42 @@ pub fn play_from_table(
 ) -> Result<Analysis, ApiError> {
     let (heaps, max) = heap_sizes(heaps)?;
     let values = checked_table(rule, path, max as u64 + 1)?;
-    analyze(rule, &heaps, &values, max_moves)
+    match values
+        .table
+        .period()
+        .filter(|p| p.proved && p.shift == 0)
+        .cloned()
+    {
+        Some(p) => analyze_with_period(rule, &heaps, &values, &p, max_moves),
+        None => analyze(rule, &heaps, &values, max_moves),
+    }
+}
+
+/// Winning moves listed by default at most; a position with more is refused unless the caller
+/// asks for the first ones only.
+pub const MAX_LISTED: u64 = 1_000_000;
+
+/// The analysis when a proved period gives the values: moves counted and listed in time
+/// independent of the heaps' sizes ([`position::analyze_periodic`]).
+fn analyze_with_period(
+    rule: &Rule,
+    heaps: &[usize],
+    values: &impl GrundyValues,
+    period: &crate::analysis::Period,
+    max_moves: usize,
+) -> Result<Analysis, ApiError> {
+    if max_moves > MAX_LISTED as usize {
+        let counted = position::analyze_periodic(rule, heaps, values, period, 0)?;
+        if counted.winning_move_count > MAX_LISTED {
+            return Err(ApiError::TooManyMoves {
+                count: counted.winning_move_count,
+                limit: MAX_LISTED,
+            });
+        }
+    }
+    Ok(position::analyze_periodic(
+        rule, heaps, values, period, max_moves,
+    )?)
 }
 
 /// The analysis, refused when listing the winning moves would look at more than

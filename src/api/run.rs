@@ -3,7 +3,7 @@
 //! once the octal periodicity theorem proves a period), with the choice of the period to report.
 
 use crate::analysis::{extend_checking, observe_slice, Period, PeriodChecker};
-use crate::engine::{AnyEngine, Cell, EngineKind, Executor, Values};
+use crate::engine::{AnyEngine, Cell, EngineKind, Executor, Values, CHUNK};
 use crate::resources::{check_memory, MemoryError};
 use crate::rules::Rule;
 use crate::table::ValueSlice;
@@ -43,6 +43,8 @@ pub fn checked_count(of: CountOf, count: u64) -> Result<usize, ApiError> {
 /// in-memory computation (values, summary, report, period, play) is one of these.
 pub struct CheckedRun {
     engine: AnyEngine,
+    /// The rule, when its heaps cost more than linearly many options each.
+    costly: Option<Rule>,
     /// The values so far.
     pub values: Values,
     /// The checker, which has seen every value.
@@ -54,27 +56,60 @@ impl CheckedRun {
     pub fn new(rule: &Rule, kind: EngineKind, exec: &Executor) -> CheckedRun {
         CheckedRun {
             engine: AnyEngine::with_executor(rule, kind, exec.clone()),
+            costly: is_costly(rule).then(|| rule.clone()),
             values: Values::default(),
             checker: PeriodChecker::new(rule),
         }
     }
 
     /// Grows the values to `target` heaps, stopping early once a period is proved; the
-    /// progress callback sees every chunk and may stop the run ([`ApiError::Stopped`]).
+    /// progress callback sees every chunk and may stop the run ([`ApiError::Stopped`]). A
+    /// rule whose heaps cost more than a linear number of options each (moves that leave three
+    /// heaps, tails that split) is grown in steps of about [`STEP_OPTIONS`] options, so that
+    /// the callback is called every second or so however slow the heaps are.
     pub fn extend_to(&mut self, target: usize, progress: Progress<'_>) -> Result<(), ApiError> {
-        extend_checking(
-            &mut self.engine,
-            &mut self.values,
-            target,
-            &mut self.checker,
-            &mut |v| {
-                progress(Step::Values {
-                    values: v,
-                    target: target as u64,
-                })
-            },
-        )?;
-        Ok(())
+        let mut stopped = false;
+        loop {
+            let len = self.values.len();
+            let step = match &self.costly {
+                Some(rule) if len < target => {
+                    // The most heaps (halving from a chunk) whose last heap's options, times
+                    // their number, stay within a step's budget.
+                    let moves = rule.moves(target);
+                    let mut heaps = CHUNK;
+                    while heaps > 16 {
+                        let last = crate::position::option_count_bound(&moves, len + heaps);
+                        if last.saturating_mul(heaps as u128) <= STEP_OPTIONS {
+                            break;
+                        }
+                        heaps /= 2;
+                    }
+                    target.min(len + heaps)
+                }
+                _ => target,
+            };
+            extend_checking(
+                &mut self.engine,
+                &mut self.values,
+                step,
+                &mut self.checker,
+                &mut |v| {
+                    let flow = progress(Step::Values {
+                        values: v,
+                        target: target as u64,
+                    });
+                    stopped |= flow.is_break();
+                    flow
+                },
+            )?;
+            let len = self.values.len();
+            if len >= target || self.proved().is_some() {
+                return Ok(());
+            }
+            if stopped {
+                return Err(ApiError::Stopped { at: len as u64 });
+            }
+        }
     }
 
     /// Heaps `0 .. count` computed in a new run.
@@ -94,6 +129,40 @@ impl CheckedRun {
     pub fn proved(&self) -> Option<&Period> {
         self.checker.proved()
     }
+}
+
+/// Options a step of a costly run looks at at most, under a second's work.
+pub const STEP_OPTIONS: u128 = 200_000_000;
+
+/// Does a heap of `rule` cost more than linearly many options (moves that leave three heaps:
+/// O(n²) a heap, O(N³) in all)? A tail that splits (`0.[7]`) also costs O(n) splits for each of
+/// O(n) takes.
+pub fn is_costly(rule: &Rule) -> bool {
+    let tail_splits = rule
+        .tail_digits()
+        .iter()
+        .any(|d| d.leaves_two() || d.leaves_three());
+    rule.is_hexadecimal() || tail_splits
+}
+
+/// The options the exact engine looks at to compute heaps `0 .. count` of `rule` (the sparse
+/// engine looks at fewer where it can): an estimate of the work before starting, from a sample
+/// of heap sizes.
+pub fn estimated_options(rule: &Rule, count: u64) -> f64 {
+    if count == 0 {
+        return 0.0;
+    }
+    let top = usize::try_from(count - 1).unwrap_or(usize::MAX);
+    let moves = rule.moves(top.clamp(1, 1 << 20));
+    // The count grows as a polynomial in the heap: 256 samples integrate it closely.
+    let samples = 256u64.min(count);
+    let step = count as f64 / samples as f64;
+    (0..samples)
+        .map(|i| {
+            let h = ((i as f64 + 0.5) * step) as usize;
+            crate::position::option_count_bound(&moves, h) as f64 * step
+        })
+        .sum()
 }
 
 /// The period a summary reports for values `v` watched by `checker`: the proved period, else

@@ -47,6 +47,7 @@ pub(super) fn seconds(s: &str) -> Result<Duration, String> {
 /// Computes heaps 0 .. N-1 and prints the summary.
 pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.seq.game).map_err(usage)?;
+    super::warn_cost(&rule, args.seq.count, &args.seq.run.bar);
     let summary = match &args.table {
         Some(path) => compute_table(&args, &rule, path)?,
         None => {
@@ -77,6 +78,7 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
 /// `compute --table PATH` ([`api::compute_table`]), stopped cleanly by SIGINT or SIGTERM.
 fn compute_table(args: &ComputeArgs, rule: &Rule, path: &Path) -> anyhow::Result<Summary> {
     let count = args.seq.count;
+    super::note_resume(path, rule, Some(count), &args.seq.run.bar);
     let signals = Signals::catch().context("cannot catch signals")?;
     let exec = args.seq.executor()?;
     let mut run = InMemory::new(count, &args.seq.run.bar);

@@ -39,6 +39,7 @@ use nimseq::engine::{EngineKind, Executor};
 use nimseq::numbers::parse_count;
 
 use nimseq::resources::MemoryError;
+use nimseq::rules::Rule;
 
 /// A mistake in what the user typed: exit code 2.
 #[derive(Debug)]
@@ -143,6 +144,53 @@ pub fn checked_count(count: u64) -> anyhow::Result<usize> {
     api::checked_count(CountOf::Heaps, count).map_err(api_error)
 }
 
+/// Says on stderr (unless `--quiet`) what a run of `count` heaps of a costly rule (moves that
+/// leave three heaps, tails that split) will cost, before it starts, when that is more than
+/// about half a minute's work.
+pub fn warn_cost(rule: &Rule, count: u64, bar: &BarArgs) {
+    if bar.quiet || !api::is_costly(rule) {
+        return;
+    }
+    let options = api::estimated_options(rule, count);
+    // About 5e8 options a second on one core of this project's machine.
+    let seconds = options / 5e8;
+    if seconds < 30.0 {
+        return;
+    }
+    let time = match seconds {
+        s if s < 5400.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 2.0 * 86400.0 => format!("{:.0} hours", s / 3600.0),
+        s => format!("{:.0} days", s / 86400.0),
+    };
+    eprintln!(
+        "nimseq: {}: heap n costs about n^2 options (O(N^3) in all): about {options:.1e} \
+         options for N = {count}, roughly {time} at 5e8 options a second; progress follows",
+        rule.code()
+    );
+}
+
+/// Says on stderr, above the bar (on a terminal, unless `--quiet`), that a table run resumes:
+/// "resuming PATH at heap N" when the table at `path` holds some heaps of `rule`, fewer than
+/// `count` (any number for `period`, `count` None) and no proved period. (Off a terminal the
+/// progress lines say where the run is, and an error stays one line.)
+pub fn note_resume(path: &std::path::Path, rule: &Rule, count: Option<u64>, bar: &BarArgs) {
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() {
+        return;
+    }
+    let Ok(t) = nimseq::table::TableReader::open(path) else {
+        return;
+    };
+    let held = t.len();
+    let proved = t.period().is_some_and(|p| p.proved);
+    if bar.quiet || t.game() != rule.code() || held == 0 || proved {
+        return;
+    }
+    if count.is_none_or(|n| held < n) {
+        eprintln!("nimseq: resuming {} at heap {held}", path.display());
+    }
+}
+
 /// What the binary calls a count in its messages.
 fn count_name(of: CountOf) -> String {
     match of {
@@ -202,6 +250,9 @@ pub fn api_error_hinting(e: ApiError, hint: Option<&str>) -> anyhow::Error {
             usage(format!("{e}; give a smaller N or a path on a larger disk"))
         }
         ApiError::NoHeaps => usage("give at least one heap"),
+        e @ ApiError::TooManyMoves { .. } => usage(format!(
+            "{e}; list the first K with --max-moves K (all are counted)"
+        )),
         e @ ApiError::TableTooShort { .. } => {
             let ApiError::TableTooShort {
                 ref path,

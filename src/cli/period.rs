@@ -15,7 +15,7 @@ use nimseq::report;
 use nimseq::rules::Rule;
 
 use super::compute::{interrupted, seconds};
-use super::progress::{InMemory, Signals};
+use super::progress::{InMemory, Interrupted, Signals};
 use super::{api_error, count_arg, usage, RunArgs};
 
 /// Arguments of `period`.
@@ -56,32 +56,48 @@ pub fn period(args: PeriodArgs) -> anyhow::Result<()> {
         exec: args.run.executor()?,
         table: args.table.as_deref(),
         checkpoint: args.checkpoint,
+        // Ctrl-C in memory: the best candidate so far, then exit code 130.
+        report_when_stopped: true,
     };
-    let signals = match &args.table {
-        Some(_) => Some(Signals::catch().context("cannot catch signals")?),
-        None => None,
-    };
+    if let Some(path) = &args.table {
+        super::note_resume(path, &rule, args.max, &args.run.bar);
+    }
+    let signals = Signals::catch().context("cannot catch signals")?;
     let mut bar = InMemory::new(0, &args.run.bar);
     let r = api::period(&rule, &opts, &mut |step| {
         bar.show(step);
-        match signals.as_ref().and_then(Signals::received) {
+        match signals.received() {
             Some(_) => ControlFlow::Break(()),
             None => ControlFlow::Continue(()),
         }
     });
     bar.finish();
-    let report = match (r, &signals, &args.table) {
-        (Ok(report), _, _) => report,
-        (Err(ApiError::Stopped { at }), Some(signals), Some(path)) => {
-            return Err(interrupted(signals, path, at))
-        }
-        (Err(e), _, _) => return Err(api_error(e)),
+    let report = match (r, &args.table) {
+        (Ok(report), _) => report,
+        (Err(ApiError::Stopped { at }), Some(path)) => return Err(interrupted(&signals, path, at)),
+        (Err(e), _) => return Err(api_error(e)),
     };
     let out = std::io::stdout().lock();
     if args.json {
         report::write_json(out, &report)?;
     } else {
         report::write_period_text(out, &rule, &report, report.count)?;
+    }
+    if report.stopped {
+        let signal = signals.received().unwrap_or(signal_hook::consts::SIGINT);
+        return Err(Interrupted {
+            signal,
+            message: format!(
+                "stopped by {} after {} values: the period above is the best found so far",
+                if signal == signal_hook::consts::SIGTERM {
+                    "SIGTERM"
+                } else {
+                    "SIGINT"
+                },
+                report.count
+            ),
+        }
+        .into());
     }
     Ok(())
 }

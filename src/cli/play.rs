@@ -99,6 +99,8 @@ fn analyze_computed(
     max_moves: usize,
 ) -> anyhow::Result<Analysis> {
     let exec = run.executor()?;
+    let top = heaps.iter().copied().max().unwrap_or(0);
+    super::warn_cost(rule, top.saturating_add(1), &run.bar);
     // The bar's end is the target of the first step (the heaps computed).
     let mut shown = InMemory::new(0, &run.bar);
     let r = api::play(rule, heaps, kind, &exec, max_moves, &mut |step| {

@@ -58,6 +58,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         }
         None => {
             let exec = args.seq.executor()?;
+            super::warn_cost(&rule, args.seq.count, &args.seq.run.bar);
             let mut run = InMemory::new(args.seq.count, &args.seq.run.bar);
             let r = api::report(&rule, args.seq.count, args.seq.engine, &exec, &mut |step| {
                 run.show(step);

@@ -46,6 +46,7 @@ pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let exec = args.seq.executor()?;
+    super::warn_cost(&rule, count, &args.seq.run.bar);
     let mut run = InMemory::new(count, &args.seq.run.bar);
     let r = api::values(&rule, count, args.seq.engine, &exec, &mut |step| {
         run.show(step);

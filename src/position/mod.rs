@@ -9,6 +9,9 @@
 //! decides it by an exhaustive, exact search over explicit positions, within a size limit.
 
 pub mod misere;
+mod periodic;
+
+pub use periodic::analyze_periodic;
 
 use thiserror::Error;
 
