@@ -66,8 +66,10 @@ fn splits(
         for &j in &classes {
             let a = mid_lo + j;
             let members = (mid_hi - a) / p + 1;
-            let half_excluded =
-                unequal && r % 2 == 0 && (a..=mid_hi).contains(&(r / 2)) && (r / 2 - a) % p == 0;
+            let half_excluded = unequal
+                && r.is_multiple_of(2)
+                && (a..=mid_hi).contains(&(r / 2))
+                && (r / 2 - a).is_multiple_of(p);
             found.count += members as u64 - u64::from(half_excluded);
         }
         // Listed round by round (a in [mid_lo + t·p, mid_lo + (t + 1)·p)), in increasing a.
@@ -228,8 +230,9 @@ mod tests {
         let values = PeriodicValues::new(&full, &period, 1 << 62);
         let mut most = 0;
         for h in 1_000_000_000_000usize..1_000_000_000_012 {
-            let a = analyze_periodic(&rule, &[h, 5], &values, &period, 4).unwrap();
-            assert_eq!(a.nim_sum, values.get(h) ^ values.get(5));
+            // One heap: its winning moves leave two heaps of equal value.
+            let a = analyze_periodic(&rule, &[h], &values, &period, 4).unwrap();
+            assert_eq!(a.nim_sum, values.get(h));
             assert_eq!(a.winning_moves.len() as u64, a.winning_move_count.min(4));
             for m in &a.winning_moves {
                 // Every move listed wins: the heaps left have the value the nim-sum asks for.
@@ -238,7 +241,7 @@ mod tests {
             }
             most = most.max(a.winning_move_count);
         }
-        // Some residue of the heap has winning splits: a fixed share of its 10^12 / 2 splits.
+        // Splits into two heaps of equal value: a fixed share of the 10^12 / 2 splits.
         assert!(most > 10_000_000_000, "{most}");
     }
 }
