@@ -15,8 +15,11 @@ use cli::{
     PeriodArgs, PlayArgs, ReportArgs, SurveyArgs, SurveyMergeArgs, UsageError, ValuesArgs,
 };
 
-/// The notation, shown by `--help`.
-const NOTATION: &str = "\
+/// The notation of games and numbers, shown by `--help` and by the help of each command that
+/// takes a game.
+macro_rules! notation {
+    () => {
+        "\
 GAMES
   Octal codes         0.77 (Kayles), .07, 4.7, 0.137, 0.11337: digit k says what taking k
                       tokens may leave (1: nothing, exactly k taken; 2: one heap; 4: two heaps)
@@ -29,7 +32,14 @@ GAMES
 
 NUMBERS
   1000, 1_000_000, 1e6, 2^20, 3*2^20
+"
+    };
+}
 
+/// `nimseq --help`: the notation and an example of every command.
+const NOTATION: &str = concat!(
+    notation!(),
+    "
 EXAMPLES
   nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
   nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
@@ -42,7 +52,57 @@ EXAMPLES
   nimseq hackenbush BBBRRBBR GB G(B,R)   canonical forms of Hackenbush positions
   nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)
   nimseq period 0.354                    goes on by itself to the 20,126,195 values the proof needs
-  nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles";
+  nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles"
+);
+
+/// The help of each command that takes a game: the notation and its own examples.
+const VALUES_HELP: &str = concat!(
+    notation!(),
+    "
+EXAMPLES
+  nimseq values kayles -n 100            G(0) .. G(99) of Kayles as 'n G(n)' lines
+  nimseq values 0.167 -n 1e6 --table t.nimseq
+                                         read from a table ('nimseq compute --table')"
+);
+const COMPUTE_HELP: &str = concat!(
+    notation!(),
+    "
+EXAMPLES
+  nimseq compute grundy -n 2^20          summary of Grundy's game to heap 2^20 - 1
+  nimseq compute 0.6 -n 1e5 --json       the same summary as one JSON object
+  nimseq compute 0.167 -n 2^32 --table t.nimseq
+                                         values kept in a file on disk; resumes when rerun"
+);
+const GENUS_HELP: &str = concat!(
+    notation!(),
+    "
+EXAMPLES
+  nimseq genus kayles -n 30              misère genus and class of Kayles heaps 0 .. 29
+  nimseq genus 0.07 -n 100 --no-class    genera only (the class costs the most)"
+);
+const PLAY_HELP: &str = concat!(
+    notation!(),
+    "
+EXAMPLES
+  nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
+  nimseq play nim 1 1 1 --misere         misère play
+  nimseq play kayles 1e12 1e12           heaps of any size once the period is proved"
+);
+const PERIOD_HELP: &str = concat!(
+    notation!(),
+    "
+EXAMPLES
+  nimseq period 0.16                     prove the period of 0.16 (149459 from heap 105351)
+  nimseq period 0.354                    goes on by itself to the 20,126,195 values the proof needs
+  nimseq period 0.1777 -n 2^29 --table t.nimseq
+                                         at most 2^29 values, on disk, resumable"
+);
+const REPORT_HELP: &str = concat!(
+    notation!(),
+    "
+EXAMPLES
+  nimseq report 0.77 -n 1e6 -o kayles    b-file, plot.svg and summary.md in the folder kayles"
+);
 
 /// Sprague-Grundy values of octal, hexadecimal and Grundy-type heap games.
 #[derive(Debug, Parser)]
@@ -55,10 +115,10 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print G(0) .. G(N-1) as b-file lines 'n G(n)'.
-    #[command(after_help = NOTATION)]
+    #[command(after_help = VALUES_HELP)]
     Values(ValuesArgs),
     /// Compute G(0) .. G(N-1) and print a summary (largest value, frequencies, rare values).
-    #[command(after_help = NOTATION)]
+    #[command(after_help = COMPUTE_HELP)]
     Compute(ComputeArgs),
     /// Survey many games (a pattern such as 0.??? or a file of codes): periods, statistics, equivalent games.
     #[command(after_help = SURVEY_HELP)]
@@ -67,10 +127,10 @@ enum Command {
     #[command(after_help = SURVEY_MERGE_HELP)]
     SurveyMerge(SurveyMergeArgs),
     /// Misère play: the genus g+^(λ0 λ1 …) and class of heaps 0 .. N-1 (exact canonical forms).
-    #[command(after_help = NOTATION)]
+    #[command(after_help = GENUS_HELP)]
     Genus(GenusArgs),
     /// Analyse a sum of heaps: values, nim-sum, outcome and every winning move.
-    #[command(after_help = NOTATION)]
+    #[command(after_help = PLAY_HELP)]
     Play(PlayArgs),
     /// Grundy values of a game given as a graph (edge list); generalized values on cycles.
     #[command(after_help = GRAPH_HELP)]
@@ -85,10 +145,10 @@ enum Command {
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
     /// Compute until a period is proved (octal periodicity theorem): on to the values a candidate's proof needs, up to what the machine holds or --max.
-    #[command(after_help = NOTATION)]
+    #[command(after_help = PERIOD_HELP)]
     Period(PeriodArgs),
     /// Write a report folder: an OEIS-style b-file, a plot (SVG) and a summary (Markdown).
-    #[command(after_help = NOTATION)]
+    #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
 }
 

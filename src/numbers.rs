@@ -11,8 +11,11 @@ pub enum NumberError {
     /// Not a number in any accepted form.
     #[error("'{0}' is not a number (write e.g. 1000, 1_000_000, 1e6 or 2^20)")]
     Invalid(String),
+    /// A power written as in Python or Fortran (`2**20`).
+    #[error("'{0}' is not a number: write a power with '^', as in {1}")]
+    DoubleStar(String, String),
     /// Negative.
-    #[error("'{0}' is negative; a count must be at least 0")]
+    #[error("'{0}' is negative")]
     Negative(String),
     /// Not a whole number (e.g. `1.5`).
     #[error("'{0}' is not a whole number")]
@@ -31,6 +34,9 @@ pub fn parse_count(text: &str) -> Result<u64, NumberError> {
     }
     if t.starts_with('-') {
         return Err(NumberError::Negative(t.to_string()));
+    }
+    if t.contains("**") {
+        return Err(NumberError::DoubleStar(t.to_string(), t.replace("**", "^")));
     }
     let mut product: u64 = 1;
     for factor in t.split('*') {
@@ -141,5 +147,12 @@ mod tests {
         assert!(matches!(parse_count("2^^3"), Err(NumberError::Invalid(_))));
         assert!(matches!(parse_count("1__"), Err(NumberError::Invalid(_))));
         assert!(matches!(parse_count("e5"), Err(NumberError::Invalid(_))));
+        // Python's power gets a hint (issue 29); a negative count says only that.
+        let e = parse_count("2**20").unwrap_err().to_string();
+        assert!(e.contains("write a power with '^', as in 2^20"), "{e}");
+        assert_eq!(
+            parse_count("-5").unwrap_err().to_string(),
+            "'-5' is negative"
+        );
     }
 }

@@ -216,8 +216,17 @@ fn counts_beyond_memory_give_advice_that_applies() {
         &["period", "kayles", "--max", "0"],
         "--max must be at least 1",
     );
-    // Kayles' period gives the value of any heap, but its winning moves are too many to list.
-    assert_usage_error(&["play", "kayles", "2^62"], "give smaller heaps");
+    // Kayles' period gives the value and the winning moves of any heap, but they are too many
+    // to list them all (issue 29: they used to be refused as too many options to look at).
+    assert_usage_error(
+        &["play", "kayles", "2^62"],
+        "list the first K with --max-moves K",
+    );
+    let o = nimseq(&["play", "kayles", "2^62", "--max-moves", "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 3, "{v}");
+    assert!(v["winning_move_count"].as_u64().unwrap() > 1_000_000, "{v}");
     // Officers has no period in sight: its values must be computed or read from a table.
     assert_usage_error(&["play", "0.6", "2^62"], "heap 4611686018427387904");
     assert_usage_error(&["play", "0.6", "2^62"], "--table PATH");

@@ -128,10 +128,25 @@ fn play_huge_heaps_of_a_periodic_game() {
         with_period["winning_moves"],
         serde_json::Value::Array(expected)
     );
-    // Too many options to list: a one-line usage message with the values and the outcome.
-    let (code, err) = fails(&["play", "kayles", "1e12", "5"]);
+    // Heaps of 10^12: the winning moves come from the period too (issue 29, defect 4; they
+    // used to be refused as 10^12 options to look at), each a winning move.
+    for h in ["1000000000000", "1000000000001", "1000000000007"] {
+        let v = json(&["play", "kayles", h, "5", "--max-moves", "50", "--json"]);
+        let big: u64 = h.parse().unwrap();
+        assert_eq!(v["values"], serde_json::json!([g(big), 4]));
+        for m in v["winning_moves"].as_array().unwrap() {
+            let rest = if m["heap_index"] == 0 { 4 } else { g(big) };
+            let left = m["to"].as_array().unwrap().iter();
+            assert_eq!(left.fold(rest, |s, h| s ^ g(h.as_u64().unwrap())), 0, "{m}");
+        }
+    }
+    // All of them are too many to list unasked: one line naming --max-moves.
+    let (code, err) = fails(&["play", "kayles", "2^62"]);
     assert_eq!(code, 2);
-    assert!(err.contains("nim-sum") && err.contains("options"), "{err}");
+    assert!(
+        err.contains("winning moves") && err.contains("--max-moves"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -310,8 +325,20 @@ fn play_from_a_table() {
     }
     let kayles = dir.path().join("kayles.nimseq");
     let kayles = kayles.to_str().unwrap();
-    // Beyond the table, another game's table, a missing file, with --misere: one line, exit 2.
-    let (code, err) = fails(&["play", "kayles", "4000", "--table", kayles]);
+    // Past the end of a table whose period is proved (Kayles: 12 from heap 71), the values
+    // follow from it: the same answer as computed on the spot (issue 29, defect 4).
+    for far in [
+        &["play", "kayles", "5000", "4321", "7", "--json"][..],
+        &["play", "kayles", "1e12", "1000000000012", "--json"],
+    ] {
+        let mut tabled = far.to_vec();
+        tabled.extend(["--table", kayles]);
+        assert_eq!(json(far), json(&tabled));
+    }
+    // Beyond a table without a proved period, another game's table, a missing file, with
+    // --misere: one line, exit 2.
+    let officers = dir.path().join("officers.nimseq");
+    let (code, err) = fails(&["play", "0.6", "4000", "--table", officers.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("holds heaps 0 .. 3999") && err.contains("-n 4001"),

@@ -159,3 +159,24 @@ fn a_log_gets_a_line_of_progress_every_log_every_seconds() {
         .unwrap();
     assert!(quiet.stderr.is_empty());
 }
+
+/// A resumed table run says where it resumes, on a terminal (issue 29); a finished one does not.
+#[test]
+fn a_resumed_table_run_says_where_it_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    let t = t.to_str().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_nimseq"))
+        .args(["compute", "0.6", "-n", "3000", "-q", "--table", t])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let (code, drawn) = on_terminal(&["compute", "0.6", "-n", "5000", "--table", t]);
+    assert_eq!(code, Some(0), "{drawn}");
+    assert!(
+        drawn.contains(&format!("resuming {t} at heap 3000")),
+        "{drawn:?}"
+    );
+    let (_, drawn) = on_terminal(&["compute", "0.6", "-n", "5000", "--table", t]);
+    assert!(!drawn.contains("resuming"), "{drawn:?}");
+}

@@ -771,3 +771,36 @@ fn export_rare_lists_the_published_rare_positions() {
         "--rare lists heaps",
     );
 }
+
+/// A `period --table` refused for its size creates no table (issue 29, defect 3: it used to
+/// leave an empty table that `info` described as "heaps 0 .. 0").
+#[test]
+fn a_refused_period_table_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    usage_error(
+        &["period", "0.6", "--max", "2^63", "--table", p(&t)],
+        "give a smaller N or a path on a larger disk",
+    );
+    assert!(!t.exists());
+}
+
+/// A table whose period is proved gives the values past its end (issue 29, defect 4): Kayles,
+/// period 12 from heap 71 (Guy & Smith 1956; OEIS A002186), proved within 200 heaps.
+#[test]
+fn values_past_a_table_with_a_proved_period_follow_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("k");
+    ok(&["compute", "kayles", "-n", "200", "--table", p(&t), "-q"]);
+    assert_eq!(
+        ok(&["values", "kayles", "-n", "1000", "--table", p(&t)]),
+        ok(&["values", "kayles", "-n", "1000", "-q"])
+    );
+    // Officers has no period in sight: past its end, the table is refused as before.
+    let o = dir.path().join("o");
+    ok(&["compute", "0.6", "-n", "200", "--table", p(&o), "-q"]);
+    usage_error(
+        &["values", "0.6", "-n", "1000", "--table", p(&o)],
+        "holds heaps 0 .. 199, not 0 .. 999; extend it",
+    );
+}

@@ -14,8 +14,10 @@ tables on disk mapped into NumPy without a copy.
 Functions: values, summary, period, play, compute (a table on disk), hackenbush (canonical
 forms of Hackenbush positions of every colour). Classes: Rule, Table.
 Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
-Bad input raises ValueError, a missing or damaged table OSError, with the command line's
-one-line message; Ctrl-C stops a computation (KeyboardInterrupt).
+The dicts have the shapes of docs/JSON.md. Bad input raises ValueError, a missing or damaged
+table OSError, each with a one-line message naming the keyword argument at fault; Ctrl-C stops
+a computation (KeyboardInterrupt). A long computation shows its progress on stderr when stderr
+is a terminal.
 """
 
 from ._nimseq import (

@@ -53,7 +53,12 @@ class Table:
         """The size of the file in bytes."""
     @property
     def values(self) -> npt.NDArray[Union[np.uint8, np.uint16, np.uint32]]:
-        """G(0) .. G(len(t) - 1), a read-only array mapped from the file (not copied)."""
+        """G(0) .. G(len(t) - 1), a read-only array mapped from the file (not copied); the
+        first access verifies every checksum (OSError when damaged)."""
+    def read(
+        self, start: int = 0, stop: Optional[int] = None
+    ) -> npt.NDArray[Union[np.uint8, np.uint16, np.uint32]]:
+        """G(start) .. G(stop - 1) mapped from the file, their checksums verified first."""
     def verify(self, start: int = 0, stop: Optional[int] = None) -> None:
         """Checks the checksums of heaps start .. stop - 1; OSError when damaged."""
     def summary(self) -> Json:
@@ -83,8 +88,16 @@ def compute(
 ) -> Json:
     """Creates or extends a table file (resumable); the dict of `compute --table --json`."""
 
-def period(game: Game, max: Optional[Count] = None, *, engine: str = "auto") -> Json:
-    """The dict of `nimseq period GAME [--max N] --json`."""
+def period(
+    game: Game,
+    max: Optional[Count] = None,
+    *,
+    engine: str = "auto",
+    threads: Optional[int] = None,
+    table: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint: float = 5.0,
+) -> Json:
+    """The dict of `nimseq period GAME [--max N] [--table PATH] --json` (docs/JSON.md)."""
 
 def play(
     game: Game,
@@ -93,8 +106,9 @@ def play(
     engine: str = "auto",
     threads: Optional[int] = None,
     max_moves: Optional[int] = None,
+    table: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Json:
-    """The dict of `nimseq play GAME HEAP... --json` (normal play)."""
+    """The dict of `nimseq play GAME HEAP... [--table PATH] --json` (normal play)."""
 
 def hackenbush(components: Union[str, List[str]]) -> Json:
     """The dict of `nimseq hackenbush COMPONENT... --json`: canonical forms in CGSuite's

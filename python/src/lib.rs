@@ -1,8 +1,9 @@
 //! `nimseq._nimseq`: the Python extension of nimseq. It only converts: Python arguments into
-//! the library's types, the library's results into NumPy arrays and dicts (through the same
-//! serializers the command line's `--json` uses), and its errors into Python exceptions with the
-//! command line's one-line messages. Long computations run with the GIL released and look for
-//! Ctrl-C between chunks of heaps.
+//! the library's types, one `nimseq::api` call per function (the one the command calls), the
+//! results into NumPy arrays and dicts (through the same serializers the command line's `--json`
+//! uses: docs/JSON.md), and the library's typed errors into Python exceptions worded in Python's
+//! terms (`n`, `max=`, `table=PATH`). Long computations run with the GIL released, look for
+//! Ctrl-C between chunks of heaps, and show a line of progress on stderr when it is a terminal.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -18,10 +19,11 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyString};
 
-use nimseq::api::{self, ApiError};
+use nimseq::api::{self, ApiError, CountOf};
 use nimseq::engine::{EngineError, EngineKind, Executor, Values};
 use nimseq::numbers::parse_count;
 use nimseq::report;
+use nimseq::resources::MemoryError;
 use nimseq::rules::{Rule, NAMED_GAMES};
 use nimseq::table::{TableError, TableReader, ValueSlice, CRC_CHUNK};
 
@@ -45,21 +47,133 @@ fn table_exception(e: &TableError, msg: String) -> PyErr {
     }
 }
 
+/// How Python calls a count in messages: the keyword argument.
+fn count_name(of: CountOf) -> String {
+    match of {
+        CountOf::Heaps => "n".to_string(),
+        CountOf::Max => "max".to_string(),
+        CountOf::Heap(h) => format!("heap {h} (the values of heaps 0 .. {h})"),
+    }
+}
+
+/// A library error in Python's words (the keyword arguments, not the command line's flags).
+fn api_message(e: &ApiError) -> String {
+    match e {
+        ApiError::ZeroCount(of) => format!("{} must be at least 1", count_name(*of)),
+        ApiError::TooLarge {
+            of: CountOf::Heap(h),
+            ..
+        } => format!("heap {h} is too large for this machine"),
+        ApiError::TooLarge { of, count } => {
+            format!(
+                "{} = {count} is too large for this machine",
+                count_name(*of)
+            )
+        }
+        ApiError::Memory { of, count, source } => {
+            let (what, hint) = match of {
+                CountOf::Heaps => (
+                    format!("n = {count}"),
+                    "; give a smaller n, or keep the values on disk with \
+                     nimseq.compute(game, n, table=PATH)",
+                ),
+                CountOf::Max => (
+                    format!("max = {count}"),
+                    "; give a smaller max, or keep the values on disk with table=PATH",
+                ),
+                of => (
+                    count_name(*of),
+                    "; read them from a table with table=PATH (written by \
+                     nimseq.compute(game, n, table=PATH))",
+                ),
+            };
+            MemoryError {
+                what,
+                hint: hint.to_string(),
+                ..source.clone()
+            }
+            .to_string()
+        }
+        ApiError::Disk { .. } => format!("{e}; give a smaller n or a path on a larger disk"),
+        ApiError::NoHeaps => "heaps must hold at least one heap".to_string(),
+        ApiError::TooManyMoves { .. } => {
+            format!("{e}; list the first k with max_moves=k (all are counted)")
+        }
+        ApiError::TableTooShort {
+            path, game, wanted, ..
+        } => format!(
+            "{e}; extend it with nimseq.compute('{game}', {wanted}, table='{}')",
+            path.display()
+        ),
+        e => e.to_string(),
+    }
+}
+
 /// The Python exception for a library error. A run stopped by the progress callback raises the
 /// exception the signal handlers raised (`KeyboardInterrupt` for Ctrl-C), held in `interrupted`.
 fn api_exception(e: ApiError, interrupted: Option<PyErr>) -> PyErr {
-    let msg = e.to_string();
+    let msg = api_message(&e);
     match e {
         ApiError::Stopped { .. } => {
             interrupted.unwrap_or_else(|| PyKeyboardInterrupt::new_err(msg))
-        }
-        ApiError::Rule(_) | ApiError::Input(_) | ApiError::Memory(_) | ApiError::Position(_) => {
-            PyValueError::new_err(msg)
         }
         ApiError::Engine(EngineError::OutOfMemory { .. }) => PyMemoryError::new_err(msg),
         ApiError::Engine(EngineError::ValueTooLarge { .. }) => PyOverflowError::new_err(msg),
         ApiError::Engine(_) | ApiError::Executor(_) => PyRuntimeError::new_err(msg),
         ApiError::Table(t) | ApiError::TableFailed { source: t, .. } => table_exception(&t, msg),
+        // Every other mistake in the input (a bad code, count, thread count, position).
+        ApiError::Position(_) => PyValueError::new_err(msg),
+        e if e.is_input() => PyValueError::new_err(msg),
+        _ => PyRuntimeError::new_err(msg),
+    }
+}
+
+/// Progress of a long run on stderr, only when it is a terminal: one line redrawn at most
+/// twice a second, after the first second (a short call shows nothing), cleared at the end.
+struct Line {
+    shown: bool,
+    started: std::time::Instant,
+    last: Option<std::time::Instant>,
+}
+
+impl Line {
+    fn new() -> Option<Line> {
+        // SAFETY: isatty(2) only reads the descriptor's state.
+        let terminal = unsafe { libc::isatty(2) } == 1;
+        terminal.then(|| Line {
+            shown: false,
+            started: std::time::Instant::now(),
+            last: None,
+        })
+    }
+
+    fn show(&mut self, step: &api::Step<'_>) {
+        let now = std::time::Instant::now();
+        if now.duration_since(self.started).as_millis() < 1000
+            || self
+                .last
+                .is_some_and(|t| now.duration_since(t).as_millis() < 500)
+        {
+            return;
+        }
+        self.last = Some(now);
+        let (done, target) = (step.done(), step.target().max(1));
+        let secs = now.duration_since(self.started).as_secs_f64();
+        let rate = done as f64 / secs.max(1e-9);
+        let eta = (target.saturating_sub(done)) as f64 / rate.max(1e-9);
+        eprint!(
+            "\r\x1b[2Knimseq: {done} / {target} heaps ({:.1} %), {:.0} heaps/s, ETA {:.0} s",
+            100.0 * done as f64 / target as f64,
+            rate,
+            eta
+        );
+        self.shown = true;
+    }
+
+    fn finish(&self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+        }
     }
 }
 
@@ -70,16 +184,25 @@ fn run_interruptible<T: Send>(
     f: impl FnOnce(api::Progress<'_>) -> Result<T, ApiError> + Send,
 ) -> PyResult<T> {
     let mut interrupted: Option<PyErr> = None;
+    let mut line = Line::new();
     let result = py.detach(|| {
-        let mut progress = |_: api::Step<'_>| match Python::attach(|py| py.check_signals()) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                interrupted = Some(e);
-                ControlFlow::Break(())
+        let mut progress = |step: api::Step<'_>| {
+            if let Some(line) = &mut line {
+                line.show(&step);
+            }
+            match Python::attach(|py| py.check_signals()) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    interrupted = Some(e);
+                    ControlFlow::Break(())
+                }
             }
         };
         f(&mut progress)
     });
+    if let Some(line) = &line {
+        line.finish();
+    }
     result.map_err(|e| api_exception(e, interrupted))
 }
 
@@ -134,18 +257,21 @@ fn count_of(n: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     )))
 }
 
+fn seconds_of(checkpoint: f64) -> PyResult<Duration> {
+    if !(checkpoint.is_finite() && (0.0..1e9).contains(&checkpoint)) {
+        return Err(PyValueError::new_err(format!(
+            "'{checkpoint}' is not a number of seconds"
+        )));
+    }
+    Ok(Duration::from_secs_f64(checkpoint))
+}
+
 fn engine_of(engine: &str) -> PyResult<EngineKind> {
     engine.parse().map_err(PyValueError::new_err)
 }
 
 fn executor_of(threads: Option<usize>) -> PyResult<Executor> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err("the thread count must be at least 1")),
-        Some(t) if t > 1024 => Err(PyValueError::new_err(format!(
-            "{t} threads is more than 1024"
-        ))),
-        t => Executor::new(t.unwrap_or(0)).map_err(|e| PyRuntimeError::new_err(e.to_string())),
-    }
+    api::executor(threads).map_err(|e| api_exception(e, None))
 }
 
 /// A serializable result as the Python object `json.loads` makes of the command's `--json`
@@ -238,12 +364,7 @@ fn compute<'py>(
     let count = count_of(n, "n")?;
     let kind = engine_of(engine)?;
     let exec = executor_of(threads)?;
-    if !(checkpoint.is_finite() && (0.0..1e9).contains(&checkpoint)) {
-        return Err(PyValueError::new_err(format!(
-            "'{checkpoint}' is not a number of seconds"
-        )));
-    }
-    let interval = Duration::from_secs_f64(checkpoint);
+    let interval = seconds_of(checkpoint)?;
     let s = run_interruptible(py, |progress| {
         api::compute_table(&rule, count, &table, kind, &exec, interval, progress)
     })
@@ -262,31 +383,49 @@ fn compute<'py>(
     json_object(py, &s)
 }
 
-/// Computes until the octal periodicity theorem proves a period, or `max` values are computed
-/// (default: 2^24; 2^16 for a repeating tail; 2^11 for moves that may leave three heaps or a
-/// tail that splits), and returns the dict of `nimseq period GAME --json`: game, proved,
-/// preperiod, period, last_exception, count, shift, periods_seen, theorem_t, theorem_bound.
+/// Computes until the octal periodicity theorem proves a period, or a limit is reached, exactly
+/// as `nimseq period GAME [--max N] [--table PATH] --json` does (the same search, on every core,
+/// going on past 2^24 values to what a candidate period's proof needs), and returns its dict:
+/// game, count, theorem_t, period (a dict as in summary(), or None).
+///
+/// max: compute at most this many values (default: the command's limits).
+/// table: keep the values in this table file (created or resumed; a proved period is recorded
+/// in it and read back by a later call); checkpoint: seconds between commits.
 #[pyfunction]
-#[pyo3(signature = (game, max = None, *, engine = "auto"))]
+#[pyo3(signature = (game, max = None, *, engine = "auto", threads = None, table = None, checkpoint = 5.0))]
+#[allow(clippy::too_many_arguments)]
 fn period<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     max: Option<&Bound<'py, PyAny>>,
     engine: &str,
+    threads: Option<usize>,
+    table: Option<PathBuf>,
+    checkpoint: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rule = rule_of(game)?;
     let max = max.map(|m| count_of(m, "max")).transpose()?;
-    let kind = engine_of(engine)?;
-    let (_, r) = run_interruptible(py, |progress| api::period(&rule, max, kind, progress))?;
+    let opts = api::PeriodOptions {
+        max,
+        kind: engine_of(engine)?,
+        exec: executor_of(threads)?,
+        table: table.as_deref(),
+        checkpoint: seconds_of(checkpoint)?,
+        // Ctrl-C raises KeyboardInterrupt, as every other long call does.
+        report_when_stopped: false,
+    };
+    let r = run_interruptible(py, |progress| api::period(&rule, &opts, progress))?;
     json_object(py, &r)
 }
 
 /// The sum of heaps of one game in normal play, as the dict of `nimseq play GAME HEAP... --json`:
 /// game, play, heaps, values, nim_sum, outcome ('P': the player to move loses, 'N': wins),
 /// winning_move_count and winning_moves (dicts heap_index, from, to; at most `max_moves`
-/// listed, all counted).
+/// listed, all counted). table: read the values from this table file instead of computing them
+/// (it must hold every heap up to the largest, or record a proved period that gives them).
 #[pyfunction]
-#[pyo3(signature = (game, heaps, *, engine = "auto", threads = None, max_moves = None))]
+#[pyo3(signature = (game, heaps, *, engine = "auto", threads = None, max_moves = None, table = None))]
+#[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -294,6 +433,7 @@ fn play<'py>(
     engine: &str,
     threads: Option<usize>,
     max_moves: Option<u64>,
+    table: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rule = rule_of(game)?;
     let mut list = Vec::new();
@@ -308,9 +448,14 @@ fn play<'py>(
     let kind = engine_of(engine)?;
     let exec = executor_of(threads)?;
     let max_moves = max_moves.map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX));
-    let a = run_interruptible(py, |progress| {
-        api::play(&rule, &list, kind, &exec, max_moves, progress)
-    })?;
+    let a = match &table {
+        Some(path) => py
+            .detach(|| api::play_from_table(&rule, &list, path, max_moves))
+            .map_err(|e| api_exception(e, None))?,
+        None => run_interruptible(py, |progress| {
+            api::play(&rule, &list, kind, &exec, max_moves, progress)
+        })?,
+    };
     let json = json_object(py, &report::play_json(&rule, &a));
     json
 }
@@ -411,8 +556,10 @@ impl PyRule {
 /// opened read-only. Opening reads only the header: a table of any size opens in milliseconds.
 ///
 /// game: the canonical code; len(t): heaps held; values: a read-only NumPy array mapped from
-/// the file (no copy; pages are read as they are touched); verify(): checks the checksums;
+/// the file (no copy), its checksums verified on first access as every command verifies what it
+/// reads; read(start, stop): a range, only its checksums verified; verify(): the checksums;
 /// summary(): the dict of `nimseq info PATH --json`; period: the recorded period (dict or None).
+/// The checking policy (open, read, on request) is written down in docs/FORMAT.md.
 ///
 /// Raises OSError (FileNotFoundError, ...) for a missing file, a file that is not a table, or a
 /// damaged table, with the command line's message.
@@ -422,12 +569,64 @@ struct PyTable {
     path: PathBuf,
     /// Set once the shared lock is held (reading values while no writer works).
     locked: OnceLock<()>,
+    /// Set once every checksum was verified (by `values` or `verify()`).
+    verified: OnceLock<()>,
 }
 
 impl PyTable {
     fn err(&self, e: TableError) -> PyErr {
         let msg = e.to_string();
         table_exception(&e, msg)
+    }
+
+    /// Takes the shared lock once (a writer at work: OSError with advice).
+    fn lock(this: &PyTable) -> PyResult<()> {
+        if this.locked.get().is_none() {
+            this.reader.lock_shared().map_err(|e| {
+                let msg = match e {
+                    TableError::Locked { .. } => format!(
+                        "{e}; its values can be read once that run ends (Table.summary() shows \
+                         the part committed so far)"
+                    ),
+                    ref e => e.to_string(),
+                };
+                table_exception(&e, msg)
+            })?;
+            let _ = this.locked.set(());
+        }
+        Ok(())
+    }
+
+    /// Every value as a read-only array mapped from the file (the caller verified what it
+    /// reads).
+    fn mapped<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let this = slf.get();
+        let values = this.reader.values().map_err(|e| this.err(e))?;
+        let base = slf.clone().into_any();
+        // SAFETY: the slices point into the read-only mapping owned by `this.reader`. The array
+        // holds `base` (this Table) as its base object, so the mapping outlives the array; the
+        // Table is frozen, so the reader is never replaced. The mapping is not writable, and the
+        // array is made read-only below (NumPy refuses to make it writable again, since its base
+        // exposes no writable buffer). The shared lock keeps nimseq's writers, which alone could
+        // rewrite committed values (a widening), off the file while it is held.
+        let array = unsafe {
+            match values {
+                ValueSlice::W8(v) => {
+                    PyArray1::borrow_from_array(&ArrayView1::from(v), base).into_any()
+                }
+                ValueSlice::W16(v) => {
+                    PyArray1::borrow_from_array(&ArrayView1::from(v), base).into_any()
+                }
+                ValueSlice::W32(v) => {
+                    PyArray1::borrow_from_array(&ArrayView1::from(v), base).into_any()
+                }
+            }
+        };
+        let flags = PyDict::new(py);
+        flags.set_item("write", false)?;
+        array.call_method("setflags", (), Some(&flags))?;
+        Ok(array)
     }
 }
 
@@ -443,6 +642,7 @@ impl PyTable {
             reader,
             path,
             locked: OnceLock::new(),
+            verified: OnceLock::new(),
         })
     }
 
@@ -476,51 +676,42 @@ impl PyTable {
     }
 
     /// G(0) … G(len(t) - 1) as a read-only NumPy array (uint8, uint16 or uint32) mapped from
-    /// the file, not copied: its base is this Table, which keeps the mapping alive. The first
-    /// access takes a shared lock on the file (OSError while `nimseq compute` writes it); the
-    /// checksums are checked only by verify().
+    /// the file, not copied: its base is this Table, which keeps the mapping alive. As every
+    /// command does with the heaps it reads, the first access verifies the checksums of every
+    /// heap (reading the file once, with the GIL released; OSError naming the first damaged
+    /// chunk): use read(start, stop) to verify and read only part of a large table. The first
+    /// access also takes a shared lock on the file (OSError while `nimseq compute` writes it).
     #[getter]
     fn values<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
         let this = slf.get();
-        if this.locked.get().is_none() {
-            this.reader.lock_shared().map_err(|e| {
-                let msg = match e {
-                    TableError::Locked { .. } => format!(
-                        "{e}; its values can be read once that run ends (Table.summary() shows \
-                         the part committed so far)"
-                    ),
-                    ref e => e.to_string(),
-                };
-                table_exception(&e, msg)
-            })?;
-            let _ = this.locked.set(());
+        if this.verified.get().is_none() {
+            Self::lock(this)?;
+            this.verify(slf.py(), 0, None)?;
         }
-        let values = this.reader.values().map_err(|e| this.err(e))?;
-        let base = slf.clone().into_any();
-        // SAFETY: the slices point into the read-only mapping owned by `this.reader`. The array
-        // holds `base` (this Table) as its base object, so the mapping outlives the array; the
-        // Table is frozen, so the reader is never replaced. The mapping is not writable, and the
-        // array is made read-only below (NumPy refuses to make it writable again, since its base
-        // exposes no writable buffer). The shared lock keeps nimseq's writers, which alone could
-        // rewrite committed values (a widening), off the file while it is held.
-        let array = unsafe {
-            match values {
-                ValueSlice::W8(v) => {
-                    PyArray1::borrow_from_array(&ArrayView1::from(v), base).into_any()
-                }
-                ValueSlice::W16(v) => {
-                    PyArray1::borrow_from_array(&ArrayView1::from(v), base).into_any()
-                }
-                ValueSlice::W32(v) => {
-                    PyArray1::borrow_from_array(&ArrayView1::from(v), base).into_any()
-                }
-            }
-        };
-        let flags = PyDict::new(py);
-        flags.set_item("write", false)?;
-        array.call_method("setflags", (), Some(&flags))?;
-        Ok(array)
+        Self::mapped(slf)
+    }
+
+    /// G(start) … G(stop - 1) (default: to the end) as a read-only NumPy array mapped from the
+    /// file, the checksums of those heaps verified first (the chunks of 2^20 heaps holding them).
+    #[pyo3(signature = (start = 0, stop = None))]
+    fn read<'py>(
+        slf: &Bound<'py, Self>,
+        start: u64,
+        stop: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let this = slf.get();
+        let stop = stop.unwrap_or(this.reader.len()).min(this.reader.len());
+        let start = start.min(stop);
+        Self::lock(this)?;
+        if this.verified.get().is_none() {
+            this.verify(slf.py(), start, Some(stop))?;
+        }
+        Self::mapped(slf)?.get_item(pyo3::types::PySlice::new(
+            slf.py(),
+            start as isize,
+            stop as isize,
+            1,
+        ))
     }
 
     /// Checks the checksums of the values of heaps start … stop-1 (whole chunks of 2^20 heaps;
@@ -538,6 +729,9 @@ impl PyTable {
                 .map_err(|e| self.err(e))?;
             py.check_signals()?;
             a = b;
+        }
+        if start == 0 && stop == self.reader.len() {
+            let _ = self.verified.set(());
         }
         Ok(())
     }

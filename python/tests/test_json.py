@@ -52,8 +52,41 @@ def test_period_is_period_json(game, max, run_json):
 
 
 def test_kayles_period_proved():
-    p = nimseq.period("kayles")
+    # Kayles: period 12 from heap 71 (Guy & Smith 1956; OEIS A002186).
+    p = nimseq.period("kayles")["period"]
     assert (p["proved"], p["preperiod"], p["period"]) == (True, 71, 12)
+
+
+def test_period_is_nested_as_in_summary():
+    # docs/JSON.md: one shape of a period, wherever it appears.
+    p = nimseq.period("kayles", 2000)
+    s = nimseq.summary("kayles", p["count"])
+    assert list(p) == ["game", "count", "theorem_t", "period"]
+    assert p["period"] == s["period"]
+
+
+def test_period_threads_and_table(tmp_path, run_json):
+    one = nimseq.period("0.16", threads=1)
+    assert one == nimseq.period("0.16", threads=2)
+    path = tmp_path / "t.nimseq"
+    got = nimseq.period("0.16", table=path, checkpoint=1)
+    assert one == run_json("period", "0.16", "--json", "--quiet")
+    # 0.16: period 149459 from heap 105351 (Gangolli & Plambeck 1989; OEIS A071430); a table
+    # run stops at the end of the chunk that proved it, so its count may differ.
+    key = lambda r: (r["period"]["proved"], r["period"]["preperiod"], r["period"]["period"])
+    assert key(got) == key(one) == (True, 105351, 149459)
+    # Recorded in the table, read back by the next call and by the binary.
+    assert nimseq.Table(path).period["proved"]
+    assert nimseq.period("0.16", table=path) == got
+    assert run_json("period", "0.16", "--table", path, "--json", "--quiet") == got
+
+
+def test_play_from_a_table(tmp_path, run_json):
+    path = tmp_path / "k.nimseq"
+    nimseq.compute("kayles", 1000, table=path)
+    got = nimseq.play("kayles", [300, 700, 999], table=path)
+    assert got == nimseq.play("kayles", [300, 700, 999])
+    assert got == run_json("play", "kayles", 300, 700, 999, "--table", path, "--json")
 
 
 @pytest.mark.parametrize(
@@ -78,3 +111,14 @@ def test_play_kayles():
     p = nimseq.play("kayles", [3, 5, 7])
     assert p["outcome"] == "N" and p["nim_sum"] == 5
     assert p["winning_moves"] == [{"heap_index": 1, "from": 5, "to": [4]}]
+
+
+def test_period_of_0_354_is_the_binarys_long_proof(run_json):
+    # 0.354: period 1180 from heap 10,061,916 (Flammenkamp's tables of octal games; OEIS
+    # A071496). The proof needs 20,126,195 values, past the first 2^24: both faces go on to
+    # them by themselves (issue 29). About 13 s with the package's release build.
+    got = nimseq.period("0.354")
+    assert got == run_json("period", "0.354", "--json", "--quiet")
+    p = got["period"]
+    assert (p["proved"], p["preperiod"], p["period"]) == (True, 10_061_916, 1180)
+    assert got["count"] == p["theorem_bound"] == 20_126_195

@@ -41,8 +41,8 @@ def test_stubs_name_every_export():
         (nimseq.values, ["game", "n", "engine", "threads"]),
         (nimseq.summary, ["game", "n", "engine", "threads"]),
         (nimseq.compute, ["game", "n", "table", "engine", "threads", "checkpoint"]),
-        (nimseq.period, ["game", "max", "engine"]),
-        (nimseq.play, ["game", "heaps", "engine", "threads", "max_moves"]),
+        (nimseq.period, ["game", "max", "engine", "threads", "table", "checkpoint"]),
+        (nimseq.play, ["game", "heaps", "engine", "threads", "max_moves", "table"]),
     ],
 )
 def test_signatures_and_docstrings(f, params):

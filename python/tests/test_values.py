@@ -117,3 +117,39 @@ def test_the_gil_is_released_while_the_engine_runs():
     during = [x for x in ticks if t0 < x < t1]
     # The other thread ran all along (about every 10 ms), not only before and after.
     assert t1 - t0 > 0.2 and len(during) >= 0.3 * (t1 - t0) / 0.01, (t1 - t0, len(during))
+
+
+def _stderr_of(script, terminal):
+    """Runs `script` in a new Python with stderr on a pseudo-terminal (or a pipe); its stderr."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    if not terminal:
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        return p.stderr.decode()
+    main, side = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-c", script], stderr=side, stdout=subprocess.DEVNULL)
+    os.close(side)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main, 4096)
+        except OSError:  # the other side closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert p.wait(timeout=300) == 0
+    os.close(main)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_long_runs_show_progress_on_a_terminal_only():
+    # Officers to 2^21 on one thread: a few seconds, past the first second's silence.
+    script = "import nimseq; nimseq.summary('0.6', 2**21, threads=1)"
+    shown = _stderr_of(script, terminal=True)
+    assert "nimseq: " in shown and " heaps (" in shown and "ETA" in shown, shown
+    assert _stderr_of(script, terminal=False) == ""

@@ -105,48 +105,41 @@ pub fn theorem_bound(n0: u64, p: u64, t: u64) -> u64 {
     2 * n0.max(1) + 2 * p + t
 }
 
-/// Everything the `period` command reports.
+/// Everything the `period` command reports (docs/JSON.md): the game, the values computed, the
+/// theorem's `t` when it covers the game, and the period found, nested as in every summary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PeriodReport {
     /// The canonical game code.
     pub game: String,
-    /// Is the period proved by the theorem?
-    pub proved: bool,
-    /// The smallest heap from which the pattern holds (best candidate when not proved).
-    pub preperiod: Option<u64>,
-    /// The smallest period (best candidate when not proved).
-    pub period: Option<u64>,
-    /// `preperiod − 1`, or `None`.
-    pub last_exception: Option<u64>,
-    /// Arithmetic shift `s` in `G(n + p) = G(n) + s` (0 for ordinary periodicity).
-    pub shift: Option<u32>,
-    /// Full periods seen in the computed values from the preperiod on.
-    pub periods_seen: Option<u64>,
     /// Values computed (heaps `0 … count − 1`).
     pub count: u64,
     /// The index `t` of the last non-zero digit, when the theorem applies to the game.
     pub theorem_t: Option<u64>,
-    /// `2·max(n0,1) + 2p + t`: for a proved period, the values the theorem needed; for an
-    /// unproved candidate of a game the theorem covers, the values a proof would need if the
-    /// pattern persists that far.
-    pub theorem_bound: Option<u64>,
+    /// The period proved, else the candidate closest to a proof (a game the theorem covers),
+    /// else the pattern observed; its `periods_seen` counts the full periods in heaps
+    /// `0 … count − 1`.
+    pub period: Option<Period>,
+    /// The search was stopped (Ctrl-C) before a proof or its limit: `period` is the best so far.
+    /// Not part of the JSON: the command says so on stderr.
+    #[serde(skip)]
+    pub stopped: bool,
 }
 
 impl PeriodReport {
     /// The report for `game` after `count` values, with the period found (if any).
-    pub fn new(game: &str, count: u64, t: Option<u64>, period: Option<&Period>) -> PeriodReport {
+    pub fn new(game: &str, count: u64, t: Option<u64>, period: Option<Period>) -> PeriodReport {
         PeriodReport {
             game: game.to_string(),
-            proved: period.is_some_and(|p| p.proved),
-            preperiod: period.map(|p| p.preperiod),
-            period: period.map(|p| p.period),
-            last_exception: period.and_then(|p| p.last_exception),
-            shift: period.map(|p| p.shift),
-            periods_seen: period.map(|p| p.periods_seen),
             count,
             theorem_t: t,
-            theorem_bound: period.and_then(|p| p.theorem_bound),
+            period: period.map(|p| p.seen_in(count)),
+            stopped: false,
         }
+    }
+
+    /// Is the period proved?
+    pub fn proved(&self) -> bool {
+        self.period.as_ref().is_some_and(|p| p.proved)
     }
 }
 

@@ -3,7 +3,7 @@
 use super::is_rare;
 
 /// Occurrences of every value of `G(0) … G(count − 1)`, and the heaps with rare values.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Profile {
     /// Heaps counted.
     pub count: u64,

@@ -15,10 +15,9 @@ use nimseq::analysis::Summary;
 use nimseq::api::{self, ApiError};
 use nimseq::report;
 use nimseq::rules::Rule;
-use nimseq::table::{Table, TableError};
 
 use super::progress::{InMemory, Interrupted, Signals};
-use super::{api_error, usage, SequenceArgs};
+use super::{api_error, api_error_hinting, usage, SequenceArgs};
 
 /// Arguments of `compute`.
 #[derive(Debug, Args)]
@@ -48,6 +47,7 @@ pub(super) fn seconds(s: &str) -> Result<Duration, String> {
 /// Computes heaps 0 .. N-1 and prints the summary.
 pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.seq.game).map_err(usage)?;
+    super::warn_cost(&rule, args.seq.count, &args.seq.run.bar);
     let summary = match &args.table {
         Some(path) => compute_table(&args, &rule, path)?,
         None => {
@@ -58,7 +58,12 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
                 ControlFlow::Continue(())
             });
             run.finish();
-            r.map_err(api_error)?
+            r.map_err(|e| {
+                api_error_hinting(
+                    e,
+                    Some("; keep the values on disk with --table PATH, or give a smaller N"),
+                )
+            })?
         }
     };
     let out = std::io::stdout().lock();
@@ -73,6 +78,7 @@ pub fn compute(args: ComputeArgs) -> anyhow::Result<()> {
 /// `compute --table PATH` ([`api::compute_table`]), stopped cleanly by SIGINT or SIGTERM.
 fn compute_table(args: &ComputeArgs, rule: &Rule, path: &Path) -> anyhow::Result<Summary> {
     let count = args.seq.count;
+    super::note_resume(path, rule, Some(count), &args.seq.run.bar);
     let signals = Signals::catch().context("cannot catch signals")?;
     let exec = args.seq.executor()?;
     let mut run = InMemory::new(count, &args.seq.run.bar);
@@ -119,14 +125,4 @@ pub(super) fn interrupted(signals: &Signals, path: &Path, at: u64) -> anyhow::Er
         ),
     }
     .into()
-}
-
-/// A failure while writing the table, saying what the table holds and where it resumes.
-pub(super) fn stopped_error(e: TableError, t: &Table) -> anyhow::Error {
-    api_error(api::table_failed(e, t))
-}
-
-/// Refuses an N whose table cannot fit on the file system that would hold it ([`api::check_disk`]).
-pub(super) fn check_disk(path: &Path, count: u64) -> anyhow::Result<()> {
-    api::check_disk(path, count).map_err(api_error)
 }

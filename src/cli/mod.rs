@@ -34,11 +34,12 @@ pub use report::{report, ReportArgs};
 pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
-use nimseq::api::{self, ApiError};
+use nimseq::api::{self, ApiError, CountOf};
 use nimseq::engine::{EngineKind, Executor};
 use nimseq::numbers::parse_count;
+
+use nimseq::resources::MemoryError;
 use nimseq::rules::Rule;
-use nimseq::table::TableReader;
 
 /// A mistake in what the user typed: exit code 2.
 #[derive(Debug)]
@@ -115,24 +116,11 @@ impl RunArgs {
 
     /// The executor for `--threads`.
     pub fn executor(&self) -> anyhow::Result<Executor> {
-        Ok(Executor::new(self.thread_count().unwrap_or(0))?)
+        api::executor(self.thread_count()).map_err(api_error)
     }
 }
 
 impl SequenceArgs {
-    /// The rule and the count, checked (the values must fit in memory).
-    pub fn resolve(&self) -> anyhow::Result<(Rule, usize)> {
-        self.resolve_hinting(api::NO_TABLE_HINT)
-    }
-
-    /// [`SequenceArgs::resolve`], with `hint` (starting with "; ") after a count too large
-    /// for the memory.
-    pub fn resolve_hinting(&self, hint: &str) -> anyhow::Result<(Rule, usize)> {
-        let rule = Rule::parse(&self.game).map_err(usage)?;
-        let count = checked_count_hinting("N", self.count, hint)?;
-        Ok((rule, count))
-    }
-
     /// The executor for `--threads`.
     pub fn executor(&self) -> anyhow::Result<Executor> {
         self.run.executor()
@@ -140,12 +128,11 @@ impl SequenceArgs {
 }
 
 fn threads_arg(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("the thread count must be at least 1".to_string()),
-        Ok(t) if t > 1024 => Err(format!("{t} threads is more than 1024")),
-        Ok(t) => Ok(t),
-        Err(_) => Err(format!("'{s}' is not a thread count")),
-    }
+    let t = s
+        .parse::<usize>()
+        .map_err(|_| format!("'{s}' is not a thread count"))?;
+    api::check_threads(Some(t)).map_err(|e| e.to_string())?;
+    Ok(t)
 }
 
 pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
@@ -154,39 +141,149 @@ pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
 
 /// A heap count that the values can be held in memory for.
 pub fn checked_count(count: u64) -> anyhow::Result<usize> {
-    checked_count_hinting("N", count, api::NO_TABLE_HINT)
+    api::checked_count(CountOf::Heaps, count).map_err(api_error)
 }
 
-/// [`api::checked_count`] as a command's error: [`checked_count`] for the option called `name`
-/// in messages (`N`, `--max`), with `hint` (starting with "; ") after a count too large for the
-/// memory.
-pub fn checked_count_hinting(name: &str, count: u64, hint: &str) -> anyhow::Result<usize> {
-    api::checked_count(name, count, hint).map_err(api_error)
+/// Says on stderr (unless `--quiet`) what a run of `count` heaps of a costly rule (moves that
+/// leave three heaps, tails that split) will cost, before it starts, when that is more than
+/// about half a minute's work.
+pub fn warn_cost(rule: &Rule, count: u64, bar: &BarArgs) {
+    if bar.quiet || !api::is_costly(rule) {
+        return;
+    }
+    let options = api::estimated_options(rule, count);
+    // About 5e8 options a second on one core of this project's machine.
+    let seconds = options / 5e8;
+    if seconds < 30.0 {
+        return;
+    }
+    let time = match seconds {
+        s if s < 5400.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 2.0 * 86400.0 => format!("{:.0} hours", s / 3600.0),
+        s => format!("{:.0} days", s / 86400.0),
+    };
+    eprintln!(
+        "nimseq: {}: heap n costs about n^2 options (O(N^3) in all): about {options:.1e} \
+         options for N = {count}, roughly {time} at 5e8 options a second; progress follows",
+        rule.code()
+    );
 }
 
-/// A library error for the user: a mistake in the input is a usage error (exit code 2), a
-/// table error is worded as [`table_error`] words it.
+/// Says on stderr, above the bar (on a terminal, unless `--quiet`), that a table run resumes:
+/// "resuming PATH at heap N" when the table at `path` holds some heaps of `rule`, fewer than
+/// `count` (any number for `period`, `count` None) and no proved period. (Off a terminal the
+/// progress lines say where the run is, and an error stays one line.)
+pub fn note_resume(path: &std::path::Path, rule: &Rule, count: Option<u64>, bar: &BarArgs) {
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() {
+        return;
+    }
+    let Ok(t) = nimseq::table::TableReader::open(path) else {
+        return;
+    };
+    let held = t.len();
+    let proved = t.period().is_some_and(|p| p.proved);
+    if bar.quiet || t.game() != rule.code() || held == 0 || proved {
+        return;
+    }
+    if count.is_none_or(|n| held < n) {
+        eprintln!("nimseq: resuming {} at heap {held}", path.display());
+    }
+}
+
+/// What the binary calls a count in its messages.
+fn count_name(of: CountOf) -> String {
+    match of {
+        CountOf::Heaps => "N".to_string(),
+        CountOf::Max => "--max".to_string(),
+        CountOf::Heap(h) => format!("heap {h} (the values of heaps 0 .. {h})"),
+    }
+}
+
+/// The advice after values too large for the memory, when the command has none of its own.
+fn memory_hint(of: CountOf) -> &'static str {
+    match of {
+        CountOf::Heaps => {
+            "; give a smaller N ('nimseq compute --table PATH' and 'nimseq period --table PATH' \
+             keep the values on disk)"
+        }
+        CountOf::Max => "; give a smaller --max, or keep the values on disk with --table PATH",
+        CountOf::Heap(_) => {
+            "; read them from a table with --table PATH (written by 'nimseq compute GAME -n N \
+             --table PATH')"
+        }
+    }
+}
+
+/// A library error for the user, in the command line's words: a mistake in the input is a
+/// usage error (exit code 2), a table error is worded as [`table_error`] words it.
 pub fn api_error(e: ApiError) -> anyhow::Error {
+    api_error_hinting(e, None)
+}
+
+/// [`api_error`], with `hint` (starting with "; ") after values too large for the memory
+/// instead of the default advice.
+pub fn api_error_hinting(e: ApiError, hint: Option<&str>) -> anyhow::Error {
     match e {
         ApiError::Table(e) => table_error(e),
+        ApiError::ZeroCount(of) => usage(format!("{} must be at least 1", count_name(of))),
+        ApiError::TooLarge { of, count } => match of {
+            CountOf::Heap(h) => usage(format!("heap {h} is too large for this machine")),
+            of => usage(format!(
+                "{} {count} is too large for this machine",
+                count_name(of)
+            )),
+        },
+        ApiError::Memory { of, count, source } => {
+            let what = match of {
+                CountOf::Heaps => format!("N = {count}"),
+                CountOf::Max => format!("--max {count}"),
+                of => count_name(of),
+            };
+            usage(MemoryError {
+                what,
+                hint: hint.unwrap_or(memory_hint(of)).to_string(),
+                ..source
+            })
+        }
+        e @ ApiError::Disk { .. } => {
+            usage(format!("{e}; give a smaller N or a path on a larger disk"))
+        }
+        ApiError::NoHeaps => usage("give at least one heap"),
+        e @ ApiError::TooManyMoves { .. } => usage(format!(
+            "{e}; list the first K with --max-moves K (all are counted)"
+        )),
+        e @ ApiError::TableTooShort { .. } => {
+            let ApiError::TableTooShort {
+                ref path,
+                ref game,
+                wanted,
+                ..
+            } = e
+            else {
+                unreachable!()
+            };
+            let advice = format!(
+                "; extend it with 'nimseq compute {game} -n {wanted} --table {}'",
+                path.display()
+            );
+            usage(format!("{e}{advice}"))
+        }
         e if e.is_input() => usage(e),
         e => e.into(),
     }
 }
 
-/// A table error for the user: a file that is not a table of the right game is a usage error.
+/// A table error for the user: a mistake in the input ([`api::table_error_is_input`]) is a
+/// usage error.
 pub fn table_error(e: nimseq::table::TableError) -> anyhow::Error {
     use nimseq::table::TableError;
     match e {
-        TableError::OtherGame { .. } | TableError::NotATable { .. } => usage(e),
-        // A path that names no file (or a folder that does not exist) is a mistyped argument.
-        TableError::Io { ref source, .. } if source.kind() == io::ErrorKind::NotFound => usage(e),
         TableError::Io { ref source, .. } if source.raw_os_error() == Some(libc::EISDIR) => {
             usage(format!("{e}; give the path of a table file, not a folder"))
         }
-        TableError::Io { ref source, .. } if source.raw_os_error() == Some(libc::ENOTDIR) => {
-            usage(e)
-        }
+        TableError::OtherGame { .. } => usage(format!("{e}; give another --table path")),
+        e if api::table_error_is_input(&e) => usage(e),
         e => e.into(),
     }
 }
@@ -213,43 +310,13 @@ pub fn locked_for_reading(e: nimseq::table::TableError) -> anyhow::Error {
     }
 }
 
-/// The table at `path`, open for reading every value it holds (no writer at work), which must
-/// hold the values of `rule`.
-pub fn table_of(rule: &Rule, path: &std::path::Path) -> anyhow::Result<TableReader> {
-    let t = TableReader::open(path).map_err(table_error)?;
-    t.lock_shared().map_err(locked_for_reading)?;
-    if t.game() != rule.code() {
-        return Err(usage(format!(
-            "{} holds the values of {}, not {}",
-            path.display(),
-            t.game(),
-            rule.code()
-        )));
+/// [`api_error`] for a command that reads a table: a writer's lock gets the advice of
+/// [`locked_for_reading`].
+pub fn reading_error(e: ApiError) -> anyhow::Error {
+    match e {
+        ApiError::Table(e @ nimseq::table::TableError::Locked { .. }) => locked_for_reading(e),
+        e => api_error(e),
     }
-    Ok(t)
-}
-
-/// The table at `path`, of `rule`, opened as [`table_of`] does, with heaps `0 .. count` in it
-/// and their checksums verified (else a usage error that says how to extend it).
-pub fn table_holding(
-    rule: &Rule,
-    path: &std::path::Path,
-    count: u64,
-) -> anyhow::Result<TableReader> {
-    let t = table_of(rule, path)?;
-    if count > t.len() {
-        return Err(usage(format!(
-            "{} holds heaps 0 .. {}, not 0 .. {}; extend it with 'nimseq compute {} -n {} --table {}'",
-            path.display(),
-            t.len().saturating_sub(1),
-            count - 1,
-            rule.code(),
-            count,
-            path.display()
-        )));
-    }
-    t.verify_range(0, count)?;
-    Ok(t)
 }
 
 /// Is the root cause a closed stdout?

@@ -1,18 +1,18 @@
 //! `nimseq play`: a sum of heaps of one game: values, nim-sum, outcome, winning moves.
 
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use nimseq::api;
 use nimseq::engine::EngineKind;
-use nimseq::position::{self, misere, Analysis};
+use nimseq::position::{misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
 
 use super::progress::InMemory;
-use super::{api_error, count_arg, usage, RunArgs};
+use super::{api_error, count_arg, reading_error, usage, RunArgs};
 
 /// Arguments of `play`.
 #[derive(Debug, Args)]
@@ -39,7 +39,8 @@ pub struct PlayArgs {
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     engine: EngineKind,
     /// Read the heap values from a table written by 'nimseq compute GAME -n N --table PATH'
-    /// instead of computing them: for heaps too large to compute on the spot.
+    /// instead of computing them: for heaps too large to compute on the spot (beyond its end,
+    /// from the proved period it records).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["misere", "engine", "threads"])]
     table: Option<PathBuf>,
     #[command(flatten)]
@@ -74,7 +75,9 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let a = match &args.table {
-        Some(path) => analyze_from_table(&rule, &heaps, path, max_moves)?,
+        Some(path) => {
+            api::play_from_table(&rule, &args.heaps, path, max_moves).map_err(reading_error)?
+        }
         None => analyze_computed(&rule, &args.heaps, args.engine, &args.run, max_moves)?,
     };
     if args.json {
@@ -96,6 +99,8 @@ fn analyze_computed(
     max_moves: usize,
 ) -> anyhow::Result<Analysis> {
     let exec = run.executor()?;
+    let top = heaps.iter().copied().max().unwrap_or(0);
+    super::warn_cost(rule, top.saturating_add(1), &run.bar);
     // The bar's end is the target of the first step (the heaps computed).
     let mut shown = InMemory::new(0, &run.bar);
     let r = api::play(rule, heaps, kind, &exec, max_moves, &mut |step| {
@@ -104,35 +109,4 @@ fn analyze_computed(
     });
     shown.finish();
     r.map_err(api_error)
-}
-
-/// The analysis with the values of a table: it must hold `rule` and every heap up to the largest
-/// one, and the checksums of the values read must hold.
-fn analyze_from_table(
-    rule: &Rule,
-    heaps: &[usize],
-    path: &Path,
-    max_moves: usize,
-) -> anyhow::Result<Analysis> {
-    let t = super::table_of(rule, path)?;
-    let max = heaps.iter().copied().max().unwrap_or(0) as u64;
-    if max >= t.len() {
-        return Err(usage(format!(
-            "heap {max} is beyond {}, which holds heaps 0 .. {}; extend it with \
-             'nimseq compute {} -n {} --table {}'",
-            path.display(),
-            t.len().saturating_sub(1),
-            rule.code(),
-            max + 1,
-            path.display()
-        )));
-    }
-    // The winning moves read the values of every heap below the largest one.
-    t.verify_range(0, max + 1)?;
-    Ok(position::analyze_listing(
-        rule,
-        heaps,
-        &t.values()?,
-        max_moves,
-    )?)
 }

@@ -8,7 +8,6 @@
 //! the engine does not notice it.
 
 use std::io::IsTerminal;
-use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,10 +15,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::analysis::Histogram;
-use nimseq::analysis::{extend_checking, PeriodChecker};
 use nimseq::api::Step;
-use nimseq::engine::{AnyEngine, EngineError, EngineKind, Executor, Values};
-use nimseq::rules::Rule;
+use nimseq::engine::Values;
 
 use super::BarArgs;
 
@@ -179,30 +176,9 @@ fn clock(d: Duration) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
-/// Computes heaps `0..count` in memory, with a bar.
-pub fn compute_in_memory(
-    rule: &Rule,
-    count: usize,
-    kind: EngineKind,
-    exec: &Executor,
-    bar: &BarArgs,
-    checker: &mut PeriodChecker,
-) -> Result<Values, EngineError> {
-    let mut run = InMemory::new(count as u64, bar);
-    let mut values = Values::default();
-    let r = run.extend(
-        &mut AnyEngine::with_executor(rule, kind, exec.clone()),
-        &mut values,
-        count,
-        checker,
-    );
-    run.finish();
-    r.map(|()| values)
-}
-
-/// Values computed under a bar, in one or more steps toward a target that may move (`period`
-/// extends its run while a candidate's proof is within reach), in memory or, through
-/// [`InMemory::show`], in a table.
+/// The bar of a library computation ([`nimseq::api`]), drawn from its steps toward a target
+/// that may move (`period` extends its run while a candidate's proof is within reach), in
+/// memory or in a table.
 pub struct InMemory {
     bar: Bar,
     histogram: Histogram,
@@ -217,26 +193,6 @@ impl InMemory {
             histogram: Histogram::default(),
             total,
         }
-    }
-
-    /// Moves the target.
-    pub fn set_total(&mut self, total: u64) {
-        self.total = total;
-        self.bar.set_total(total);
-    }
-
-    /// Extends `values` to `count` heaps (stopping at a proved period), drawing the bar.
-    pub fn extend(
-        &mut self,
-        engine: &mut AnyEngine,
-        values: &mut Values,
-        count: usize,
-        checker: &mut PeriodChecker,
-    ) -> Result<(), EngineError> {
-        extend_checking(engine, values, count, checker, &mut |v| {
-            self.values_seen(v);
-            ControlFlow::Continue(())
-        })
     }
 
     /// Draws a step of a library computation ([`nimseq::api`]), moving the end of the bar to

@@ -2,20 +2,19 @@
 
 use std::fs;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
 
-use nimseq::analysis::{
-    extended_stats, observe, observe_slice, periodic_value, theorem_t, PeriodChecker, Profile,
-    Stats, Summary,
-};
+use nimseq::analysis::theorem_t;
+use nimseq::api::{self, ReportData};
 use nimseq::numbers::parse_count;
 use nimseq::report::{self, FolderFiles, PlotInput};
 use nimseq::rules::Rule;
-use nimseq::table::ValueSlice;
 
+use super::progress::InMemory;
 use super::{usage, SequenceArgs};
 
 /// Arguments of `report`.
@@ -52,75 +51,24 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         },
     };
     super::check_out_dir(&args.out, "--out")?;
-    if let Some(path) = &args.table {
-        return report_from_table(&args, path, bfile_terms);
-    }
-    let (rule, count) = args.seq.resolve()?;
-    let mut checker = PeriodChecker::new(&rule);
-    let values = super::progress::compute_in_memory(
-        &rule,
-        count,
-        args.seq.engine,
-        &args.seq.executor()?,
-        &args.seq.run.bar,
-        &mut checker,
-    )?;
-    let count = count as u64;
-    let computed = values.len() as u64;
-    let proved = checker.proved().cloned();
-    let summary = match &proved {
-        Some(p) => Summary::from_stats(
-            &rule.code(),
-            &extended_stats(&values, p, count),
-            Some(p.clone()),
-        ),
+    let rule = Rule::parse(&args.seq.game).map_err(usage)?;
+    let data = match &args.table {
+        Some(path) => {
+            api::report_from_table(&rule, path, args.seq.count).map_err(super::reading_error)?
+        }
         None => {
-            let mut s = Summary::of_values(&rule.code(), &values);
-            s.period = observe(&values);
-            s
+            let exec = args.seq.executor()?;
+            super::warn_cost(&rule, args.seq.count, &args.seq.run.bar);
+            let mut run = InMemory::new(args.seq.count, &args.seq.run.bar);
+            let r = api::report(&rule, args.seq.count, args.seq.engine, &exec, &mut |step| {
+                run.show(step);
+                ControlFlow::Continue(())
+            });
+            run.finish();
+            r.map_err(super::api_error)?
         }
     };
-    let get = |n: u64| match &proved {
-        Some(p) => periodic_value(&values, p, n),
-        None => values.get(n as usize),
-    };
-    write_folder(&args.out, &rule, &summary, &get, computed, bfile_terms)
-}
-
-/// The report of heaps `0 .. N-1` read from a table (checksums checked): the statistics come
-/// from the table's metadata when N is all of it, the period from the table (recorded by
-/// `compute --table`) or, for a table without one, from the values.
-fn report_from_table(args: &ReportArgs, path: &Path, bfile_terms: u64) -> anyhow::Result<()> {
-    let rule = Rule::parse(&args.seq.game).map_err(usage)?;
-    let count = args.seq.count;
-    if count == 0 {
-        return Err(usage("N must be at least 1"));
-    }
-    let t = super::table_holding(&rule, path, count)?;
-    let vals = t.values()?;
-    let n = count as usize;
-    let period = match t.period() {
-        Some(p) if p.proved => Some(p.clone()),
-        _ => match vals {
-            ValueSlice::W8(v) => observe_slice(&v[..n]),
-            ValueSlice::W16(v) => observe_slice(&v[..n]),
-            ValueSlice::W32(v) => observe_slice(&v[..n]),
-        },
-    };
-    let summary = if count == t.len() {
-        let mut s = t.summary();
-        s.period = period;
-        s
-    } else {
-        let stats = match vals {
-            ValueSlice::W8(v) => Stats::of_slice(&v[..n]),
-            ValueSlice::W16(v) => Stats::of_slice(&v[..n]),
-            ValueSlice::W32(v) => Stats::of_slice(&v[..n]),
-        };
-        Summary::from_stats(&rule.code(), &stats, period)
-    };
-    let get = |n: u64| vals.get(n as usize);
-    write_folder(&args.out, &rule, &summary, &get, count, bfile_terms)
+    write_folder(&args.out, &rule, &data, bfile_terms)
 }
 
 /// Writes the b-file, the plot and the summary of heaps `0 .. summary.count − 1` into `dir`;
@@ -128,14 +76,13 @@ fn report_from_table(args: &ReportArgs, path: &Path, bfile_terms: u64) -> anyhow
 fn write_folder(
     dir: &Path,
     rule: &Rule,
-    summary: &Summary,
-    get: &dyn Fn(u64) -> u32,
-    computed: u64,
+    data: &ReportData,
     bfile_terms: u64,
 ) -> anyhow::Result<()> {
+    let summary = &data.summary;
     let count = summary.count;
     let mask = u32::from_str_radix(&summary.rare_mask, 16).unwrap_or(0);
-    let profile = Profile::of(count, get, mask, report::RARE_LISTED);
+    let get = &|n: u64| data.get(n);
 
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
 
@@ -190,10 +137,10 @@ fn write_folder(
             w,
             rule,
             summary,
-            &profile,
+            &data.profile,
             &first_values,
             &files,
-            computed,
+            data.computed,
             theorem_t(rule),
         )
     })?;

@@ -39,7 +39,7 @@ pub struct SurveyArgs {
     #[arg(long)]
     json: bool,
     /// Write the survey (survey.jsonl, survey.md) or the shard's file to DIR; resumes a stopped run.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Run part I of K (1 <= I <= K). Default: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN/_MAX when set, else the whole survey.
     #[arg(long, value_name = "I/K")]
@@ -61,7 +61,7 @@ pub struct SurveyMergeArgs {
     #[arg(long)]
     json: bool,
     /// Also write the merged survey.jsonl and survey.md to DIR.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
 
@@ -217,19 +217,24 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
             file.records.len() - resumed
         )
     };
+    let quiet = args.run.bar.quiet;
     if !shard.is_whole() {
-        eprintln!(
-            "nimseq: shard {shard}: {} games to N = {count} {timing} -> {}",
-            file.records.len(),
-            target.as_ref().expect("checked").display()
-        );
+        if !quiet {
+            eprintln!(
+                "nimseq: shard {shard}: {} games to N = {count} {timing} -> {}",
+                file.records.len(),
+                target.as_ref().expect("checked").display()
+            );
+        }
         return Ok(());
     }
-    eprintln!(
-        "nimseq: surveyed {} game{} to N = {count} {timing}",
-        file.records.len(),
-        if file.records.len() == 1 { "" } else { "s" }
-    );
+    if !quiet {
+        eprintln!(
+            "nimseq: surveyed {} game{} to N = {count} {timing}",
+            file.records.len(),
+            if file.records.len() == 1 { "" } else { "s" }
+        );
+    }
     finish(Survey::new(file), args.json, args.out.as_deref())
 }
 

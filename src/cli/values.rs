@@ -24,52 +24,36 @@ pub struct ValuesArgs {
     #[arg(long)]
     no_header: bool,
     /// Read the values from a table written by 'nimseq compute GAME -n N --table PATH' instead of
-    /// computing them (the table must hold heaps 0 .. N-1; its checksums are checked).
+    /// computing them (the table must hold heaps 0 .. N-1, or a proved period that gives them;
+    /// its checksums are checked).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["engine", "threads"])]
     table: Option<PathBuf>,
 }
 
 /// Prints the values of heaps 0 .. N-1 as `n G(n)` lines.
 pub fn values(args: ValuesArgs) -> anyhow::Result<()> {
-    if let Some(path) = &args.table {
-        return values_from_table(&args, path);
-    }
-    let rule = Rule::parse(&args.seq.game).map_err(super::usage)?;
-    let exec = args.seq.executor()?;
-    let mut run = InMemory::new(args.seq.count, &args.seq.run.bar);
-    let r = api::values(&rule, args.seq.count, args.seq.engine, &exec, &mut |step| {
-        run.show(step);
-        ControlFlow::Continue(())
-    });
-    run.finish();
-    let (values, _) = r.map_err(super::api_error)?;
-    let header = if args.no_header {
-        Vec::new()
-    } else {
-        report::bfile_header(&rule, 0, args.seq.count)
-    };
-    report::write_bfile(std::io::stdout().lock(), &header, (0..).zip(values.iter()))?;
-    Ok(())
-}
-
-/// `values --table PATH`: heaps 0 .. N-1 read from a table.
-fn values_from_table(args: &ValuesArgs, path: &std::path::Path) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.seq.game).map_err(super::usage)?;
     let count = args.seq.count;
-    if count == 0 {
-        return Err(super::usage("N must be at least 1"));
-    }
-    let t = super::table_holding(&rule, path, count)?;
     let header = if args.no_header {
         Vec::new()
     } else {
         report::bfile_header(&rule, 0, count)
     };
-    let values = t.values()?;
-    report::write_bfile(
-        std::io::stdout().lock(),
-        &header,
-        (0..).zip(values.range(0, count as usize)),
-    )?;
+    let out = std::io::stdout().lock();
+    if let Some(path) = &args.table {
+        let t = api::checked_table(&rule, path, count).map_err(super::reading_error)?;
+        report::write_bfile(out, &header, (0..count).map(|n| (n, t.get(n))))?;
+        return Ok(());
+    }
+    let exec = args.seq.executor()?;
+    super::warn_cost(&rule, count, &args.seq.run.bar);
+    let mut run = InMemory::new(count, &args.seq.run.bar);
+    let r = api::values(&rule, count, args.seq.engine, &exec, &mut |step| {
+        run.show(step);
+        ControlFlow::Continue(())
+    });
+    run.finish();
+    let (values, _) = r.map_err(super::api_error)?;
+    report::write_bfile(out, &header, (0..).zip(values.iter()))?;
     Ok(())
 }

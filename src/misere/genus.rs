@@ -120,7 +120,7 @@ pub fn lambdas_from_options<'a>(
 
 /// The mex of `values` and, if given, of `x` and `x ⊕ 1`.
 fn mex_with(values: impl Iterator<Item = u32>, x: Option<u32>) -> u32 {
-    super::forms::mex(values.chain(x.into_iter().flat_map(|x| [x, x ^ 1])))
+    crate::mex::mex(values.chain(x.into_iter().flat_map(|x| [x, x ^ 1])))
 }
 
 #[cfg(test)]

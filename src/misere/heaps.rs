@@ -86,9 +86,9 @@ pub struct MisereMove {
 }
 
 /// Calls `f` with every option of a heap of `n` (the heaps left, 0–3 of them, non-empty): the
-/// same enumeration as normal play ([`crate::position::for_each_option`]).
+/// same enumeration as normal play ([`crate::rules::for_each_option`]).
 pub fn for_each_heap_option(moves: &MoveSet, n: usize, f: impl FnMut(&[usize])) {
-    crate::position::for_each_option(moves, n, f)
+    crate::rules::for_each_option(moves, n, f)
 }
 
 /// Canonical forms of the heaps of one rule, grown on demand.

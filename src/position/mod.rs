@@ -9,6 +9,9 @@
 //! decides it by an exhaustive, exact search over explicit positions, within a size limit.
 
 pub mod misere;
+mod periodic;
+
+pub use periodic::analyze_periodic;
 
 use thiserror::Error;
 
@@ -79,51 +82,7 @@ pub enum PositionError {
     },
 }
 
-/// Calls `f` with every option of a heap of `h` tokens: the non-empty heaps a move leaves,
-/// in increasing order (an empty slice when the move takes the whole heap). Each option is
-/// produced once. `moves` must be complete for heaps of `h` tokens (`moves.max_heap >= h`).
-pub fn for_each_option(moves: &MoveSet, h: usize, mut f: impl FnMut(&[usize])) {
-    debug_assert!(moves.max_heap >= h);
-    if h == 0 {
-        return;
-    }
-    if moves.take_all.binary_search(&h).is_ok() {
-        f(&[]);
-    }
-    for &k in &moves.leave_one {
-        if k >= h {
-            break;
-        }
-        f(&[h - k]);
-    }
-    for s in &moves.leave_two {
-        if s.take + 2 > h {
-            break;
-        }
-        let r = h - s.take;
-        for a in 1..=r / 2 {
-            if s.unequal && 2 * a == r {
-                continue;
-            }
-            f(&[a, r - a]);
-        }
-    }
-    for s in &moves.leave_three {
-        if s.take + 3 > h {
-            break;
-        }
-        let r = h - s.take;
-        for a in 1..=r / 3 {
-            for b in a..=(r - a) / 2 {
-                let c = r - a - b;
-                if s.unequal && (a == b || b == c) {
-                    continue;
-                }
-                f(&[a, b, c]);
-            }
-        }
-    }
-}
+pub use crate::rules::for_each_option;
 
 /// How many options [`for_each_option`] produces for a heap of `h` tokens, at most (an exact
 /// count except for `!` splits, which are counted as if equal parts were allowed).

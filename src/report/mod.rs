@@ -139,11 +139,67 @@ pub fn write_summary_text<W: Write>(mut out: W, rule: &Rule, s: &Summary) -> io:
         Some(p) => writeln!(out, "periodicity   {}", period_line(p))?,
         None => writeln!(out, "periodicity   not determined")?,
     }
-    writeln!(out, "frequencies   value: heaps")?;
-    for (v, c) in &s.frequencies {
-        writeln!(out, "  {v:>10}: {c}")?;
-    }
+    write_frequencies(&mut out, &s.frequencies)?;
     out.flush()
+}
+
+/// Values listed one by one in the text summary; the rest are folded into ranges.
+pub const FREQUENCIES_LISTED: usize = 32;
+
+/// The frequencies in a few lines (a summary fits on a screen): four `value: heaps` pairs a
+/// line for the first [`FREQUENCIES_LISTED`] values, then the others folded into ranges
+/// `2^k .. 2^(k+1) − 1`. `--json` always has every value.
+fn write_frequencies<W: Write>(
+    out: &mut W,
+    frequencies: &std::collections::BTreeMap<u32, u64>,
+) -> io::Result<()> {
+    let folded = frequencies.len() > FREQUENCIES_LISTED;
+    writeln!(
+        out,
+        "frequencies   value: heaps{}",
+        if folded {
+            " (the first values; ranges after them; --json lists every value)"
+        } else {
+            ""
+        }
+    )?;
+    let listed: Vec<(&u32, &u64)> = frequencies.iter().take(FREQUENCIES_LISTED).collect();
+    for row in listed.chunks(4) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|(v, c)| format!("{:>6}: {:<14}", v, thousands(**c)))
+            .collect();
+        writeln!(out, "  {}", cells.join("").trim_end())?;
+    }
+    let rest: Vec<(u32, u64)> = frequencies
+        .iter()
+        .skip(FREQUENCIES_LISTED)
+        .map(|(&v, &c)| (v, c))
+        .collect();
+    let mut i = 0;
+    while i < rest.len() {
+        // The range 2^k .. 2^(k+1) - 1 holding this value (from the first value not listed).
+        let lo = rest[i].0;
+        let hi = match lo.checked_next_power_of_two() {
+            Some(p) if p > lo => p - 1,
+            Some(p) => p.saturating_mul(2).saturating_sub(1),
+            None => u32::MAX,
+        };
+        let (mut values, mut heaps) = (0u64, 0u64);
+        while i < rest.len() && rest[i].0 <= hi {
+            values += 1;
+            heaps += rest[i].1;
+            i += 1;
+        }
+        writeln!(
+            out,
+            "  {:>6} .. {:<6} {} heaps in all ({values} values)",
+            lo,
+            format!("{hi}:"),
+            thousands(heaps)
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -155,6 +211,37 @@ mod tests {
         let mut out = Vec::new();
         write_bfile(&mut out, &["# x".to_string()], (0..).zip([0u32, 1, 2])).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "# x\n0 0\n1 1\n2 2\n");
+    }
+
+    #[test]
+    fn frequencies_fit_on_a_screen() {
+        // 200 distinct values (as Grundy's game has to 2^20): 8 lines of four, then ranges.
+        let f: std::collections::BTreeMap<u32, u64> =
+            (0..200).map(|v| (v, 1000 + v as u64)).collect();
+        let mut out = Vec::new();
+        write_frequencies(&mut out, &f).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().count() <= 14, "{text}");
+        assert!(text.contains("     0: 1,000"), "{text}");
+        // 32 .. 63, 64 .. 127, 128 .. 255 (only 128 .. 199 occur): every heap counted once.
+        assert!(text.contains("32 .. 63:"), "{text}");
+        let in_ranges: u64 = (32..64).map(|v| 1000 + v).sum();
+        assert!(text.contains(&format!(
+            "{} heaps in all (32 values)",
+            thousands(in_ranges)
+        )));
+        assert!(
+            text.contains("128 .. 255:") && text.contains("(72 values)"),
+            "{text}"
+        );
+        // Few values: every one listed, nothing folded.
+        let few: std::collections::BTreeMap<u32, u64> = [(0, 5), (1, 7)].into_iter().collect();
+        let mut out = Vec::new();
+        write_frequencies(&mut out, &few).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "frequencies   value: heaps\n       0: 5                  1: 7\n"
+        );
     }
 
     #[test]

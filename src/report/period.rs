@@ -51,13 +51,16 @@ pub fn write_period_text<W: Write>(
         Some(e) => format!("last exception at heap {e}"),
         None => "no exceptions".to_string(),
     };
-    match (r.proved, r.period, r.preperiod) {
-        (true, Some(p), Some(n0)) => {
+    let found = r.period.as_ref();
+    let last_exception = found.and_then(|p| p.last_exception);
+    let theorem_bound = found.and_then(|p| p.theorem_bound);
+    match found.map(|p| (p.proved, p.period, p.preperiod)) {
+        Some((true, p, n0)) => {
             let t = r.theorem_t.unwrap_or(0);
             writeln!(
                 out,
                 "period        {p} from heap {n0}, proved ({})",
-                exception(r.last_exception)
+                exception(last_exception)
             )?;
             writeln!(
                 out,
@@ -67,16 +70,16 @@ pub fn write_period_text<W: Write>(
             writeln!(
                 out,
                 "              was checked on the values of heaps 0 .. {}; so G(n + {p}) = G(n) for every n >= {n0}",
-                r.theorem_bound.unwrap_or(count).saturating_sub(1)
+                theorem_bound.unwrap_or(count).saturating_sub(1)
             )?;
             writeln!(
                 out,
                 "              (smallest period, and the smallest preperiod for it)"
             )?;
         }
-        (_, Some(p), Some(n0)) => {
-            let kind = match r.shift {
-                Some(s) if s > 0 => format!("G(n + {p}) = G(n) + {s} (arithmetic periodicity)"),
+        Some((false, p, n0)) => {
+            let kind = match found.map_or(0, |f| f.shift) {
+                s if s > 0 => format!("G(n + {p}) = G(n) + {s} (arithmetic periodicity)"),
                 _ => format!("G(n + {p}) = G(n)"),
             };
             // For a game the theorem covers this is the candidate closest to a proof; for the
@@ -89,27 +92,27 @@ pub fn write_period_text<W: Write>(
             writeln!(
                 out,
                 "period        not proved; {what} {kind} from heap {n0} ({}, {} periods seen)",
-                exception(r.last_exception),
-                r.periods_seen.unwrap_or(0)
+                exception(last_exception),
+                found.map_or(0, |f| f.periods_seen)
             )?;
         }
-        _ => writeln!(
+        None => writeln!(
             out,
             "period        none: no pattern repeats at least 3 times in the values computed"
         )?,
     }
-    if !r.proved {
+    if !r.proved() {
         match not_covered_reason(rule) {
             Some(why) => writeln!(
                 out,
                 "theorem       the octal periodicity theorem does not apply: {why}"
             )?,
-            None => match (r.theorem_bound, r.period) {
-                (Some(need), Some(p)) if need > count => writeln!(
+            None => match (theorem_bound, found) {
+                (Some(need), Some(f)) if need > count => writeln!(
                     out,
-                    "theorem       no period proved within {count} values; proving period {p} from \
+                    "theorem       no period proved within {count} values; proving period {} from \
                      heap {} needs {need} values (--max {need}), if the pattern holds that far",
-                    r.preperiod.unwrap_or(0)
+                    f.period, f.preperiod
                 )?,
                 _ => writeln!(
                     out,

@@ -4,6 +4,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::analysis::{theorem_bound, theorem_t, Period};
+use crate::rules::Rule;
 use crate::survey::{GameRecord, Header, ShardFile, Survey};
 
 fn line<W: Write, S: serde::Serialize>(out: &mut W, value: &S) -> io::Result<()> {
@@ -52,10 +54,9 @@ pub struct GameJson<'a> {
     code: &'a str,
     index: usize,
     count: u64,
-    proved: bool,
-    preperiod: Option<u64>,
-    period: Option<u64>,
-    last_exception: Option<u64>,
+    /// The proved period, nested as in every summary (docs/JSON.md); a survey records only
+    /// proved periods.
+    period: Option<Period>,
     computed: u64,
     max_value: u32,
     max_value_first_at: u64,
@@ -78,10 +79,7 @@ pub fn game_json(
         code: &r.code,
         index: r.index,
         count: r.count,
-        proved: r.proved,
-        preperiod: r.preperiod,
-        period: r.period,
-        last_exception: r.last_exception,
+        period: record_period(r),
         computed: r.computed,
         max_value: r.max_value,
         max_value_first_at: r.max_value_first_at,
@@ -98,6 +96,21 @@ pub fn game_json(
             }
         }),
     }
+}
+
+/// The proved period of a record as a [`Period`] (ordinary; `periods_seen` over its count).
+fn record_period(r: &GameRecord) -> Option<Period> {
+    let (n0, p) = (r.preperiod?, r.period?);
+    let t = Rule::parse(&r.game).ok().as_ref().and_then(theorem_t);
+    r.proved.then(|| Period {
+        preperiod: n0,
+        period: p,
+        last_exception: r.last_exception,
+        shift: 0,
+        proved: true,
+        periods_seen: r.count.saturating_sub(n0) / p.max(1),
+        theorem_bound: t.map(|t| theorem_bound(n0, p, t)),
+    })
 }
 
 /// Writes one JSON object per game, in survey order.
@@ -263,7 +276,7 @@ mod tests {
 
     #[test]
     fn json_lines_have_period_keys_and_no_fingerprints() {
-        let (file, _, _) = survey_of("0.137\n0.07\n", 100);
+        let (file, _, _) = survey_of("0.137\n0.07\n", 400);
         let s = Survey::new(file);
         let mut out = Vec::new();
         write_json_lines(&mut out, &s).unwrap();
@@ -273,16 +286,11 @@ mod tests {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         assert_eq!(objs.len(), 2);
-        for key in [
-            "game",
-            "proved",
-            "preperiod",
-            "period",
-            "last_exception",
-            "count",
-            "max_value",
-            "rare_mask",
-        ] {
+        // Dawson's chess 0.137: period 34 from heap 52 (OEIS A002187).
+        assert_eq!(objs[0]["period"]["period"], 34);
+        assert_eq!(objs[0]["period"]["preperiod"], 52);
+        assert_eq!(objs[0]["period"]["proved"], true);
+        for key in ["game", "period", "count", "max_value", "rare_mask"] {
             assert!(objs[0].get(key).is_some(), "{key}");
         }
         assert!(objs[0].get("windows").is_none());

@@ -378,6 +378,52 @@ pub const NAMED_GAMES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Calls `f` with every option of a heap of `h` tokens: the non-empty heaps a move leaves,
+/// in increasing order (an empty slice when the move takes the whole heap). Each option is
+/// produced once. `moves` must be complete for heaps of `h` tokens (`moves.max_heap >= h`).
+pub fn for_each_option(moves: &MoveSet, h: usize, mut f: impl FnMut(&[usize])) {
+    debug_assert!(moves.max_heap >= h);
+    if h == 0 {
+        return;
+    }
+    if moves.take_all.binary_search(&h).is_ok() {
+        f(&[]);
+    }
+    for &k in &moves.leave_one {
+        if k >= h {
+            break;
+        }
+        f(&[h - k]);
+    }
+    for s in &moves.leave_two {
+        if s.take + 2 > h {
+            break;
+        }
+        let r = h - s.take;
+        for a in 1..=r / 2 {
+            if s.unequal && 2 * a == r {
+                continue;
+            }
+            f(&[a, r - a]);
+        }
+    }
+    for s in &moves.leave_three {
+        if s.take + 3 > h {
+            break;
+        }
+        let r = h - s.take;
+        for a in 1..=r / 3 {
+            for b in a..=(r - a) / 2 {
+                let c = r - a - b;
+                if s.unequal && (a == b || b == c) {
+                    continue;
+                }
+                f(&[a, b, c]);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,6 +157,15 @@ fn parse_text(text: &str) -> Result<Rule, RuleError> {
             let rest = rest.trim_start();
             if rest.starts_with('(') || rest.starts_with('{') {
                 let set = parse_set(text, rest)?;
+                if set.is_empty() && !all_but {
+                    // No move at all: almost surely a slip, not a game anyone studies.
+                    return Err(RuleError::BadSet {
+                        text: text.to_string(),
+                        reason: "the set is empty (no move at all); give at least one number, \
+                                 as in sub(1,2,3)"
+                            .to_string(),
+                    });
+                }
                 return Ok(if all_but {
                     Rule::subtraction_all_but(&set)
                 } else {
@@ -363,7 +372,6 @@ mod tests {
             ("0.", "0.0"),
             ("sub(1,2,3)", "0.333"),
             ("SUB(2)", "0.03"),
-            ("sub()", "0.0"),
             ("allbut(1)", "0.0[3]"),
             ("kayles", "0.77"),
             ("Kayles", "0.77"),
@@ -399,6 +407,9 @@ mod tests {
         assert!(err("frobnicate").contains("unknown game 'frobnicate'"));
         assert!(err("sub(1,x)").contains("'x' is not a whole number"));
         assert!(err("sub(0)").contains("at least 1"));
+        // An empty set is no game (issue 29); allbut() is Nim.
+        assert!(err("sub()").contains("the set is empty"));
+        assert_eq!(Rule::parse("allbut()").unwrap().code(), "0.[3]");
         assert!(err("sub(1,2").contains("must end with ')'"));
         assert!(err("sub(99999999)").contains("larger than"));
         assert!(err(&format!("0.{}", "7".repeat(5000))).contains("too long"));

@@ -64,7 +64,7 @@ pub enum TableError {
         what: String,
     },
     /// The table holds another game.
-    #[error("{} holds the values of {found}, not {wanted}; give another --table path", path.display())]
+    #[error("{} holds the values of {found}, not {wanted}", path.display())]
     OtherGame {
         /// The file.
         path: PathBuf,
