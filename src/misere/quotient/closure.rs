@@ -27,24 +27,14 @@ use std::collections::HashSet;
 
 use super::monoid::Monoid;
 
-/// A state failed the check: the candidate predicts a wrong outcome for some position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Inconsistent {
-    /// The element the candidate gives the position.
-    pub element: u32,
-}
-
-/// The closure grew past its limit of states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooManyStates;
-
 /// Why the closure stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClosureError {
-    /// A wrong prediction.
-    Inconsistent(Inconsistent),
+    /// The candidate predicts a wrong outcome for this position (its heaps), found breadth
+    /// first: one of the fewest heaps.
+    Inconsistent(Vec<usize>),
     /// Too many states.
-    TooMany(TooManyStates),
+    TooMany,
 }
 
 /// The set of reachable states for one candidate monoid, grown as heaps are added.
@@ -59,6 +49,10 @@ pub struct Closure {
     table: Vec<u32>,
     /// Distinct heap transitions `(g, O(h))`.
     transitions: Vec<(u32, Vec<u32>)>,
+    /// The first heap of each transition.
+    transition_heaps: Vec<usize>,
+    /// How each state was first reached: its parent state and the transition taken.
+    parents: Vec<(u32, u32)>,
     seen_transitions: HashSet<(u32, Vec<u32>)>,
     /// States: `[element | has-move << 32, σ…]`, `w + 1` words each.
     states: Vec<u64>,
@@ -86,6 +80,8 @@ impl Closure {
             p: m.p.clone(),
             table: m.table.clone(),
             transitions: Vec::new(),
+            transition_heaps: Vec::new(),
+            parents: vec![(u32::MAX, u32::MAX)],
             seen_transitions: HashSet::new(),
             states: Vec::new(),
             index: HashSet::new(),
@@ -109,12 +105,13 @@ impl Closure {
 
     /// Adds a heap with element `g` and option elements `opts` (sorted, distinct), then closes
     /// the set of states and checks each new one.
-    pub fn add_heap(&mut self, g: u32, opts: &[u32]) -> Result<(), ClosureError> {
+    pub fn add_heap(&mut self, heap: usize, g: u32, opts: &[u32]) -> Result<(), ClosureError> {
         let key = (g, opts.to_vec());
         if !self.seen_transitions.insert(key.clone()) {
             return Ok(());
         }
         self.transitions.push(key);
+        self.transition_heaps.push(heap);
         let t_new = self.transitions.len() - 1;
         let old = self.len();
         // The old states were closed under the old transitions: apply the new one to them,
@@ -164,15 +161,49 @@ impl Closure {
         }
         let some_option_in_p = buf[1] & 1 != 0;
         if self.p[a2] != (moved2 && !some_option_in_p) {
-            return Err(ClosureError::Inconsistent(Inconsistent {
-                element: a2 as u32,
-            }));
+            let mut heaps = vec![self.transition_heaps[t]];
+            let mut at = s;
+            while at != 0 {
+                let (parent, tr) = self.parents[at];
+                heaps.push(self.transition_heaps[tr as usize]);
+                at = parent as usize;
+            }
+            heaps.sort_unstable_by(|a, b| b.cmp(a));
+            return Err(ClosureError::Inconsistent(heaps));
         }
         if self.len() >= self.limit {
-            return Err(ClosureError::TooMany(TooManyStates));
+            return Err(ClosureError::TooMany);
         }
+        self.parents.push((s as u32, t as u32));
         self.states.extend_from_slice(buf);
         self.index.insert(buf.to_vec().into_boxed_slice());
         Ok(())
     }
+}
+
+/// Is the prediction of `m` right at the position reached by adding heaps with these
+/// transitions `(g, O(h))` one by one, assuming it is right at the position's options? (The
+/// local test of one state; [`Closure`] applies it to every state.)
+pub fn consistent_at(m: &Monoid, path: &[(u32, Vec<u32>)]) -> bool {
+    let q = m.order;
+    let mut a = 0usize;
+    let mut moved = false;
+    let mut sig = vec![false; q];
+    for (g, opts) in path {
+        let g = *g as usize;
+        let mut next = vec![false; q];
+        for (z, slot) in next.iter_mut().enumerate() {
+            *slot = sig[m.table[g * q + z] as usize];
+        }
+        for &y in opts {
+            let ay = m.table[a * q + y as usize] as usize;
+            for (z, slot) in next.iter_mut().enumerate() {
+                *slot |= m.p[m.table[ay * q + z] as usize];
+            }
+        }
+        moved |= !opts.is_empty();
+        a = m.table[a * q + g] as usize;
+        sig = next;
+    }
+    m.p[a] == (moved && !sig[0])
 }

@@ -76,7 +76,7 @@ use serde::Serialize;
 use crate::analysis::{theorem_t, Period, PeriodChecker};
 use crate::rules::{MoveSet, Rule};
 
-pub use closure::Closure;
+pub use closure::{Closure, ClosureError};
 pub use monoid::{presentation, Monoid, Presentation};
 
 /// Why a quotient computation stopped.
@@ -112,6 +112,9 @@ pub enum QuotientError {
 
 /// Most columns (powers of a new generator) tried before giving up.
 const MAX_COLUMNS: usize = 1 << 14;
+
+/// Most candidates tried for one heap before giving up.
+const MAX_RECALIBRATIONS: usize = 64;
 
 /// The misère quotient of the heaps of one rule, grown heap by heap.
 #[derive(Debug)]
@@ -263,38 +266,9 @@ impl QuotientSolver {
             self.moves = self.rule.moves((2 * n).max(16));
         }
         let o = self.options_of_heap(n);
+        let (mu, per, cols) = self.columns(n, &o)?;
         let q = self.m.order;
-        // Columns of P_M for the powers of heap n.
-        let mut cols: Vec<Vec<bool>> = vec![self.m.p.clone()];
-        let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
-        seen.insert(self.m.p.clone(), 0);
-        let (mu, per) = loop {
-            let k = cols.len();
-            if k > MAX_COLUMNS {
-                return Err(QuotientError::LongCycle {
-                    heap: n,
-                    limit: MAX_COLUMNS,
-                });
-            }
-            let prev = &cols[k - 1];
-            let mut col = vec![false; q];
-            for a in 0..q {
-                let wo = &self.word_opts[a];
-                let moved = !wo.is_empty() || !o.is_empty();
-                let any_p = wo.iter().any(|&s| {
-                    debug_assert!((s as usize) < a);
-                    col[s as usize]
-                }) || o.iter().any(|&y| prev[self.m.mul(a as u32, y) as usize]);
-                col[a] = moved && !any_p;
-            }
-            if let Some(&j) = seen.get(&col) {
-                break (j, k - j);
-            }
-            seen.insert(col.clone(), k);
-            cols.push(col);
-        };
         let len = mu + per;
-        cols.truncate(len);
         let cap = |s: usize| if s < len { s } else { mu + (s - mu) % per };
         // Generators of M: the old heaps' distinct elements, then x.
         let mut gens: Vec<u32> = self.phi.iter().copied().filter(|&g| g != 0).collect();
@@ -313,13 +287,19 @@ impl QuotientSolver {
         let in_p = |e: usize| cols[e / q][e % q];
         let (class, count) = monoid::reduce(q * len, &in_p, &mul_gen, ng + 1);
         let x_class = class[cap(1) * q];
-        if count == q {
+        let failure = if count == q {
             // Nothing new: heap n is an old element (the classes of (a, 0) are the old
             // elements in the old order, see the module text).
             debug_assert!((0..q).all(|a| class[a] as usize == a));
-            self.phi.push(x_class);
-            self.heap_opts.push(o.clone());
-            self.verify(n, x_class, &o)?;
+            match self.closure.add_heap(n, x_class, &o) {
+                Ok(()) => {
+                    self.phi.push(x_class);
+                    self.heap_opts.push(o);
+                    self.certify();
+                    return Ok(());
+                }
+                Err(e) => e,
+            }
         } else {
             let mut rep = vec![usize::MAX; count];
             for (e, &c) in class.iter().enumerate() {
@@ -352,40 +332,148 @@ impl QuotientSolver {
                 p,
                 words,
             };
-            for f in self.phi.iter_mut() {
-                *f = class[*f as usize];
+            let mut phi: Vec<u32> = self.phi.iter().map(|&f| class[f as usize]).collect();
+            phi.push(x_class);
+            match self.verify_full(&new, &phi) {
+                Ok(closure) => {
+                    self.commit(new, phi, closure);
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.m = new;
+                    self.phi = phi;
+                    e
+                }
             }
+        };
+        if self.phi.len() == n {
             self.phi.push(x_class);
-            self.m = new;
-            self.changes.push((n, count));
-            self.rebuild(n)?;
         }
-        self.certify();
-        Ok(())
+        self.recalibrate(n, failure)
     }
 
-    fn verify(&mut self, n: usize, g: u32, o: &[u32]) -> Result<(), QuotientError> {
-        self.closure.add_heap(g, o).map_err(|e| match e {
-            closure::ClosureError::Inconsistent(_) => QuotientError::Refinement { heap: n },
-            closure::ClosureError::TooMany(_) => QuotientError::TooManyStates {
-                heap: n,
-                limit: self.state_limit,
-            },
-        })
+    /// The columns of `P_M` for the powers of heap `n` (see the module text): `(m, p, columns)`.
+    #[allow(clippy::type_complexity)]
+    fn columns(
+        &self,
+        n: usize,
+        o: &[u32],
+    ) -> Result<(usize, usize, Vec<Vec<bool>>), QuotientError> {
+        let q = self.m.order;
+        let mut cols: Vec<Vec<bool>> = vec![self.m.p.clone()];
+        let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
+        seen.insert(self.m.p.clone(), 0);
+        loop {
+            let k = cols.len();
+            if k > MAX_COLUMNS {
+                return Err(QuotientError::LongCycle {
+                    heap: n,
+                    limit: MAX_COLUMNS,
+                });
+            }
+            let prev = &cols[k - 1];
+            let mut col = vec![false; q];
+            for a in 0..q {
+                let wo = &self.word_opts[a];
+                let moved = !wo.is_empty() || !o.is_empty();
+                let any_p = wo.iter().any(|&s| {
+                    debug_assert!((s as usize) < a);
+                    col[s as usize]
+                }) || o.iter().any(|&y| prev[self.m.mul(a as u32, y) as usize]);
+                col[a] = moved && !any_p;
+            }
+            if let Some(&j) = seen.get(&col) {
+                cols.truncate(k);
+                return Ok((j, k - j, cols));
+            }
+            seen.insert(col.clone(), k);
+            cols.push(col);
+        }
     }
 
-    /// After a change: option elements and the closure again, for heaps `1 … n`.
-    fn rebuild(&mut self, n: usize) -> Result<(), QuotientError> {
+    /// The closure of a candidate over heaps `1 … phi.len() − 1`.
+    fn verify_full(&self, m: &Monoid, phi: &[u32]) -> Result<Closure, ClosureError> {
+        let mut c = Closure::new(m, self.state_limit);
+        for h in 1..phi.len() {
+            let o = heap_options(&self.moves, m, phi, h);
+            c.add_heap(h, phi[h], &o)?;
+        }
+        Ok(c)
+    }
+
+    /// A verified quotient for heaps `0 … phi.len() − 1` becomes the solver's.
+    fn commit(&mut self, m: Monoid, phi: Vec<u32>, closure: Closure) {
+        let n = phi.len() - 1;
+        self.m = m;
+        self.phi = phi;
+        self.closure = closure;
         self.heap_opts = (0..=n).map(|h| self.options_of_heap(h)).collect();
         self.word_opts = (0..self.m.order)
             .map(|a| self.options_of_word(&self.m.words[a].clone()))
             .collect();
-        self.closure = Closure::new(&self.m, self.state_limit);
-        for h in 1..=n {
-            let o = self.heap_opts[h].clone();
-            self.verify(n, self.phi[h], &o)?;
+        self.changes.push((n, self.m.order));
+        self.certify();
+    }
+
+    /// The candidate in `self.m`, `self.phi` failed at `position`: free some heaps of the
+    /// failing position (each becomes its own cyclic generator), rebuild, reduce, verify;
+    /// repeat from each new failure (Plambeck and Siegel's recalibration by the least failing
+    /// position, with our closure as the test).
+    fn recalibrate(&mut self, n: usize, mut failure: ClosureError) -> Result<(), QuotientError> {
+        for _ in 0..MAX_RECALIBRATIONS {
+            let position = match failure {
+                ClosureError::TooMany => {
+                    return Err(QuotientError::TooManyStates {
+                        heap: n,
+                        limit: self.state_limit,
+                    })
+                }
+                ClosureError::Inconsistent(p) => p,
+            };
+            let mut involved: Vec<usize> = position.clone();
+            involved.sort_unstable();
+            involved.dedup();
+            let mut chosen = None;
+            'search: for size in 1..=involved.len() {
+                for subset in combinations(&involved, size) {
+                    let free: Vec<(usize, usize, usize)> = subset
+                        .iter()
+                        .map(|&h| {
+                            let (idx, _) = index_period(&self.m, self.phi[h]);
+                            let e = position.iter().filter(|&&x| x == h).count();
+                            (h, idx.max(e) + 1, 2)
+                        })
+                        .collect();
+                    let Some((m, phi)) = build_candidate(&self.moves, &self.m, &self.phi, &free)
+                    else {
+                        continue;
+                    };
+                    let path: Vec<(u32, Vec<u32>)> = position
+                        .iter()
+                        .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
+                        .collect();
+                    if closure::consistent_at(&m, &path) {
+                        chosen = Some((m, phi));
+                        break 'search;
+                    }
+                }
+            }
+            let Some((m, phi)) = chosen else {
+                return Err(QuotientError::Refinement { heap: n });
+            };
+            match self.verify_full(&m, &phi) {
+                Ok(closure) => {
+                    self.commit(m, phi, closure);
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.m = m;
+                    self.phi = phi;
+                    failure = e;
+                }
+            }
         }
-        Ok(())
+        Err(QuotientError::Refinement { heap: n })
     }
 
     fn certify(&mut self) {
@@ -513,4 +601,239 @@ pub fn compute(
         }
     }
     (s, None)
+}
+
+/// The distinct elements of the options of heap `h` under `phi` in `m`.
+fn heap_options(moves: &MoveSet, m: &Monoid, phi: &[u32], h: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    crate::position::for_each_option(moves, h, |parts| {
+        let mut e = 0u32;
+        for &x in parts {
+            e = m.mul(e, phi[x]);
+        }
+        out.push(e);
+    });
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `(index, period)` of `x` in `m`: the least `i` and `p ≥ 1` with `x^(i+p) = x^i`.
+fn index_period(m: &Monoid, x: u32) -> (usize, usize) {
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    let mut e = 0u32;
+    for i in 0.. {
+        if let Some(&j) = seen.get(&e) {
+            return (j, i - j);
+        }
+        seen.insert(e, i);
+        e = m.mul(e, x);
+    }
+    unreachable!()
+}
+
+/// Every `size`-element subset of `items`, in lexicographic order.
+fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    fn rec(
+        items: &[usize],
+        size: usize,
+        start: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if cur.len() == size {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..items.len() {
+            cur.push(items[i]);
+            rec(items, size, i + 1, cur, out);
+            cur.pop();
+        }
+    }
+    rec(items, size, 0, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Most elements of an unreduced candidate.
+const MAX_CANDIDATE: usize = 1 << 22;
+
+/// A candidate for heaps `0 … base_phi.len() − 1`: the submonoid `R` of `base` generated by
+/// the heaps not freed, times a cyclic monoid `{1, x, …, x^(m+p−1)}` (`x^(m+p) = x^m`) for
+/// each freed heap `(heap, m, p)`; `P` by the misère rule over least words (in least-word
+/// order, every option's element comes first); reduced and numbered by least word. `None`
+/// when it would be too large.
+fn build_candidate(
+    moves: &MoveSet,
+    base: &Monoid,
+    base_phi: &[u32],
+    free: &[(usize, usize, usize)],
+) -> Option<(Monoid, Vec<u32>)> {
+    let last = base_phi.len() - 1;
+    let freed = |h: usize| free.iter().position(|f| f.0 == h);
+    // R with least words over the heaps not freed, heap by heap upwards.
+    let mut r_elems: Vec<u32> = vec![0];
+    let mut r_words: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut r_index: Vec<u32> = vec![u32::MAX; base.order];
+    r_index[0] = 0;
+    for h in 1..=last {
+        if freed(h).is_some() {
+            continue;
+        }
+        let g = base_phi[h];
+        if r_index[g as usize] != u32::MAX {
+            continue;
+        }
+        let before = r_elems.len();
+        let mut layer: Vec<u32> = r_elems.clone();
+        for k in 1.. {
+            let mut added = false;
+            for i in 0..before {
+                let e = base.mul(layer[i], g);
+                layer[i] = e;
+                if r_index[e as usize] == u32::MAX {
+                    r_index[e as usize] = r_elems.len() as u32;
+                    let mut w = vec![h; k];
+                    w.extend_from_slice(&r_words[i]);
+                    r_elems.push(e);
+                    r_words.push(w);
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+        }
+    }
+    // M = R × Π C_i, flat mixed-radix index (R fastest).
+    let radix: Vec<usize> = free.iter().map(|f| f.1 + f.2).collect();
+    let size = radix
+        .iter()
+        .try_fold(r_elems.len(), |acc, &r| acc.checked_mul(r))?;
+    if size > MAX_CANDIDATE {
+        return None;
+    }
+    let rn = r_elems.len();
+    let decode = |mut e: usize| -> (usize, Vec<usize>) {
+        let r = e % rn;
+        e /= rn;
+        let ks = radix
+            .iter()
+            .map(|&b| {
+                let k = e % b;
+                e /= b;
+                k
+            })
+            .collect();
+        (r, ks)
+    };
+    let encode = |r: usize, ks: &[usize]| -> usize {
+        let mut e = 0;
+        for (i, &k) in ks.iter().enumerate().rev() {
+            e = e * radix[i] + k;
+        }
+        e * rn + r
+    };
+    let cap = |i: usize, s: usize| {
+        let (_, m, p) = free[i];
+        if s < m + p {
+            s
+        } else {
+            m + (s - m) % p
+        }
+    };
+    let mul = |a: usize, b: usize| -> usize {
+        let (ra, ka) = decode(a);
+        let (rb, kb) = decode(b);
+        let r = r_index[base.mul(r_elems[ra], r_elems[rb]) as usize] as usize;
+        let ks: Vec<usize> = (0..ka.len()).map(|i| cap(i, ka[i] + kb[i])).collect();
+        encode(r, &ks)
+    };
+    let unit = vec![0usize; free.len()];
+    let phi_m: Vec<usize> = (0..=last)
+        .map(|h| match freed(h) {
+            Some(i) => {
+                let mut ks = unit.clone();
+                ks[i] = 1;
+                encode(0, &ks)
+            }
+            None => encode(r_index[base_phi[h] as usize] as usize, &unit),
+        })
+        .collect();
+    // Least words, and the order they give.
+    let word = |e: usize| -> Vec<usize> {
+        let (r, ks) = decode(e);
+        let mut w = r_words[r].clone();
+        for (i, &k) in ks.iter().enumerate() {
+            w.extend(std::iter::repeat_n(free[i].0, k));
+        }
+        w.sort_unstable_by(|a, b| b.cmp(a));
+        w
+    };
+    let words: Vec<Vec<usize>> = (0..size).map(word).collect();
+    let mut order: Vec<usize> = (0..size).collect();
+    order.sort_by(|&a, &b| monoid::word_cmp(&words[a], &words[b]));
+    let mut rank = vec![0usize; size];
+    for (i, &e) in order.iter().enumerate() {
+        rank[e] = i;
+    }
+    // P in least-word order.
+    let mut in_p = vec![false; size];
+    for &e in &order {
+        let w = &words[e];
+        let mut moved = false;
+        let mut any_p = false;
+        for (i, &h) in w.iter().enumerate() {
+            if i > 0 && w[i - 1] == h {
+                continue;
+            }
+            let mut rest = encode(0, &unit);
+            for (j, &x) in w.iter().enumerate() {
+                if j != i {
+                    rest = mul(rest, phi_m[x]);
+                }
+            }
+            crate::position::for_each_option(moves, h, |parts| {
+                moved = true;
+                let mut f = rest;
+                for &x in parts {
+                    f = mul(f, phi_m[x]);
+                }
+                debug_assert!(rank[f] < rank[e]);
+                any_p |= in_p[f];
+            });
+        }
+        in_p[e] = moved && !any_p;
+    }
+    // Reduce, over the rank order so that classes are numbered by least word.
+    let mut gens: Vec<usize> = phi_m.iter().copied().filter(|&g| g != 0).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let (class, count) = monoid::reduce(
+        size,
+        &|i| in_p[order[i]],
+        &|i, g| rank[mul(order[i], gens[g])],
+        gens.len(),
+    );
+    let mut rep = vec![usize::MAX; count];
+    for (i, &c) in class.iter().enumerate() {
+        if rep[c as usize] == usize::MAX {
+            rep[c as usize] = order[i];
+        }
+    }
+    let mut table = vec![0u32; count * count];
+    for c1 in 0..count {
+        for c2 in 0..count {
+            table[c1 * count + c2] = class[rank[mul(rep[c1], rep[c2])]];
+        }
+    }
+    let m = Monoid {
+        order: count,
+        table,
+        p: rep.iter().map(|&e| in_p[e]).collect(),
+        words: rep.iter().map(|&e| words[e].clone()).collect(),
+    };
+    let phi = phi_m.iter().map(|&e| class[rank[e]]).collect();
+    Some((m, phi))
 }
