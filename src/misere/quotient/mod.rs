@@ -525,6 +525,7 @@ impl QuotientSolver {
             elements: (0..m.order as u32).map(|e| pres.element_text(e)).collect(),
             changes: self.changes.clone(),
             states: self.closure.len(),
+            stopped: None,
         }
     }
 }
@@ -579,6 +580,9 @@ pub struct QuotientReport {
     pub changes: Vec<(usize, usize)>,
     /// States of the verification closure.
     pub states: usize,
+    /// Why the computation ended before a certificate (`null` when certified): the heap limit,
+    /// an interruption, or an error.
+    pub stopped: Option<String>,
 }
 
 /// Computes the quotient of `rule` heap by heap until it is certified or heap `max_heap` is
