@@ -531,41 +531,6 @@ pub fn play(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn go(_: Step<'_>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    #[test]
-    fn values_are_completed_from_a_proved_period() {
-        let rule = Rule::parse("0.07").unwrap();
-        let (v, p) = values(&rule, 5000, EngineKind::Auto, &Executor::serial(), &mut go).unwrap();
-        assert!(p.is_some_and(|p| p.proved));
-        let exact = crate::engine::compute(&rule, 5000, EngineKind::Exact).unwrap();
-        assert_eq!(v, exact);
-    }
-
-    #[test]
-    fn counts_and_stops() {
-        let rule = Rule::parse("0.6").unwrap();
-        let e = values(&rule, 0, EngineKind::Auto, &Executor::serial(), &mut go).unwrap_err();
-        assert_eq!(e.to_string(), "N must be at least 1");
-        assert!(e.is_input());
-        let e = summary(
-            &rule,
-            1 << 20,
-            EngineKind::Auto,
-            &Executor::serial(),
-            &mut |_| ControlFlow::Break(()),
-        )
-        .unwrap_err();
-        assert!(matches!(e, ApiError::Stopped { .. }) && !e.is_input());
-    }
-}
-
 /// Largest `--max-heap` accepted by [`quotient`].
 pub const QUOTIENT_MAX_HEAP: u64 = 1_000_000;
 
@@ -614,4 +579,39 @@ pub fn quotient(
         });
     }
     Ok((report, err))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(_: Step<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    #[test]
+    fn values_are_completed_from_a_proved_period() {
+        let rule = Rule::parse("0.07").unwrap();
+        let (v, p) = values(&rule, 5000, EngineKind::Auto, &Executor::serial(), &mut go).unwrap();
+        assert!(p.is_some_and(|p| p.proved));
+        let exact = crate::engine::compute(&rule, 5000, EngineKind::Exact).unwrap();
+        assert_eq!(v, exact);
+    }
+
+    #[test]
+    fn counts_and_stops() {
+        let rule = Rule::parse("0.6").unwrap();
+        let e = values(&rule, 0, EngineKind::Auto, &Executor::serial(), &mut go).unwrap_err();
+        assert_eq!(e.to_string(), "N must be at least 1");
+        assert!(e.is_input());
+        let e = summary(
+            &rule,
+            1 << 20,
+            EngineKind::Auto,
+            &Executor::serial(),
+            &mut |_| ControlFlow::Break(()),
+        )
+        .unwrap_err();
+        assert!(matches!(e, ApiError::Stopped { .. }) && !e.is_input());
+    }
 }

@@ -165,7 +165,7 @@ fn check_structure(code: &str, m: &Monoid, phi: &[u32]) {
     }
     // Plambeck and Siegel (JCTA 2008): every misère quotient of an impartial game has even
     // order (the trivial quotient of heap 0 alone aside).
-    assert!(q == 1 || q % 2 == 0, "{code}: odd order {q}");
+    assert!(q == 1 || q.is_multiple_of(2), "{code}: odd order {q}");
     // Siegel, "The structure and classification of misère quotients" (2007): |P| = 2 and Q
     // finite imply |Q| = 2^n + 2 or 2^n + 4.
     if m.p.iter().filter(|&&p| p).count() == 2 {

@@ -11,13 +11,13 @@ tables on disk mapped into NumPy without a copy.
     >>> nimseq.Rule("kayles").code
     '0.77'
 
-Functions: values, summary, period, play, compute (a table on disk). Classes: Rule, Table.
+Functions: values, summary, period, play, quotient (misère), compute (a table on disk). Classes: Rule, Table.
 Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
 Bad input raises ValueError, a missing or damaged table OSError, with the command line's
 one-line message; Ctrl-C stops a computation (KeyboardInterrupt).
 """
 
-from ._nimseq import Rule, Table, __version__, compute, period, play, summary, values
+from ._nimseq import Rule, Table, __version__, compute, period, play, quotient, summary, values
 
 __all__ = [
     "Rule",
@@ -26,6 +26,7 @@ __all__ = [
     "compute",
     "period",
     "play",
+    "quotient",
     "summary",
     "values",
 ]

@@ -93,3 +93,6 @@ def play(
     max_moves: Optional[int] = None,
 ) -> Json:
     """The dict of `nimseq play GAME HEAP... --json` (normal play)."""
+
+def quotient(game: Game, max_heap: Optional[Count] = None) -> Json:
+    """The dict of `nimseq quotient GAME [--max-heap N] --json` (misère quotient)."""

@@ -681,11 +681,10 @@ fn build_candidate(
     let mut r_words: Vec<Vec<usize>> = vec![Vec::new()];
     let mut r_index: Vec<u32> = vec![u32::MAX; base.order];
     r_index[0] = 0;
-    for h in 1..=last {
+    for (h, &g) in base_phi.iter().enumerate().skip(1) {
         if freed(h).is_some() {
             continue;
         }
-        let g = base_phi[h];
         if r_index[g as usize] != u32::MAX {
             continue;
         }
