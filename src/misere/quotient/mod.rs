@@ -37,12 +37,18 @@
 //!    round) and renumbered by least word: when nothing merges beyond `Q` itself the quotient
 //!    did not change (heap `n` equals an old element).
 //! 4. The reduced candidate is verified by [`closure::Closure`] over all heaps `1 … n`. If it
-//!    passes it *is* `Q_n`: a proof covering every position of `A_n`. If it fails, some
-//!    position of old heaps needs to be told apart from another with the same element of
-//!    `Q_{n−1}` (the old quotient must be refined); this is not computed here and the
-//!    computation stops with [`QuotientError::Refinement`], after heaps `0 … n − 1` are known
-//!    (an answer is never wrong, at worst missing). Plambeck and Siegel's supplement describes
-//!    refinement by the least failing position; it has not been met on the codes tested.
+//!    passes it *is* `Q_n`: a proof covering every position of `A_n`.
+//! 5. If it fails, some positions of old heaps with one element of `Q_{n−1}` must be told apart
+//!    (the old quotient is refined). The closure names a failing position (one of the fewest
+//!    heaps); *recalibration* (Plambeck and Siegel's, guided by a failing position) frees a
+//!    set of its heaps, smallest sets first: each freed heap becomes its own cyclic generator
+//!    (`x^(i+1+2) = x^(i+1)`, `i` the larger of its index in the failed candidate and its count
+//!    in the position), the others keep their elements of the failed candidate's monoid; `P` is
+//!    computed over least words, the monoid reduced ([`build_candidate`]); the first candidate
+//!    that predicts the failing position correctly is verified again, and so on from each new
+//!    failure. This is a search that need not succeed: after [`MAX_RECALIBRATIONS`] candidates
+//!    the computation stops with [`QuotientError::Refinement`] and heaps `0 … n − 1` are kept.
+//!    What is reported is always a verified quotient, never a guess.
 //!
 //! # When the quotient is the whole game's (certified)
 //! For a finite octal code (digits 0–7, no `!`), `t` its last non-zero digit: if
@@ -82,10 +88,11 @@ pub use monoid::{presentation, Monoid, Presentation};
 /// Why a quotient computation stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QuotientError {
-    /// Heap `heap` needs the quotient of the smaller heaps refined, which is not implemented.
+    /// No candidate for heap `heap` passed the verification within the recalibrations tried.
     #[error(
-        "the quotient at heap {heap} refines the quotient of heaps 0 .. {}, which this version \
-         does not compute",
+        "no candidate for the quotient at heap {heap} passed the verification within {} \
+         recalibrations; the quotient of heaps 0 .. {} is kept",
+        MAX_RECALIBRATIONS,
         heap - 1
     )]
     Refinement {
@@ -114,7 +121,7 @@ pub enum QuotientError {
 const MAX_COLUMNS: usize = 1 << 14;
 
 /// Most candidates tried for one heap before giving up.
-const MAX_RECALIBRATIONS: usize = 64;
+pub const MAX_RECALIBRATIONS: usize = 64;
 
 /// The misère quotient of the heaps of one rule, grown heap by heap.
 #[derive(Debug)]
@@ -668,7 +675,7 @@ const MAX_CANDIDATE: usize = 1 << 18;
 /// each freed heap `(heap, m, p)`; `P` by the misère rule over least words (in least-word
 /// order, every option's element comes first); reduced and numbered by least word. `None`
 /// when it would be too large.
-fn build_candidate(
+pub fn build_candidate(
     moves: &MoveSet,
     base: &Monoid,
     base_phi: &[u32],
