@@ -347,6 +347,20 @@ pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnaly
     if let Some(a) = analyze_by_quotient(rule, heaps) {
         return Ok(a);
     }
+    analyze_without_quotient(rule, heaps, limit)
+}
+
+/// [`analyze`] without the misère quotient: Bouton's theorem, canonical forms, then the
+/// search, within `limit`.
+pub fn analyze_without_quotient(
+    rule: &Rule,
+    heaps: &[usize],
+    limit: usize,
+) -> Result<MisereAnalysis, MisereError> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    if nim_like(rule, max) {
+        return Ok(bouton(heaps));
+    }
     match analyze_by_forms(rule, heaps, limit) {
         Some(a) => Ok(a),
         None => analyze_by_search(rule, heaps, limit),
@@ -574,15 +588,22 @@ mod tests {
         assert_eq!(analyze(&sub, &[3, 2], 100).unwrap().method, Method::Bouton);
         // Heaps of 4 and 2 of 0.333 are tame (genera 0^120 and 2^20): genus theory decides.
         assert!(matches!(
-            analyze(&sub, &[4, 2], 100).unwrap().method,
+            analyze_without_quotient(&sub, &[4, 2], 100).unwrap().method,
             Method::TameGenus { .. }
         ));
         // Kayles 5 is restless (4^146): its sums are built.
         let kayles = Rule::parse("kayles").unwrap();
         assert!(matches!(
-            analyze(&kayles, &[5, 2], 1000).unwrap().method,
+            analyze_without_quotient(&kayles, &[5, 2], 1000)
+                .unwrap()
+                .method,
             Method::CanonicalForms { .. }
         ));
+        // With its certified quotient, at once, and the same answer.
+        let q = analyze(&kayles, &[5, 2], 1000).unwrap();
+        assert!(matches!(q.method, Method::Quotient { order: 40 }));
+        let f = analyze_without_quotient(&kayles, &[5, 2], 1000).unwrap();
+        assert_eq!((q.outcome, q.winning_moves), (f.outcome, f.winning_moves));
         // Canonical forms over budget (a huge hexadecimal heap): the search decides or refuses.
         let hex = Rule::parse("0.8").unwrap();
         assert!(analyze_by_forms(&hex, &[1_000_000], DEFAULT_LIMIT).is_none());
@@ -594,7 +615,8 @@ mod tests {
 
     #[test]
     fn limit_is_reported() {
-        let e = analyze(&Rule::parse("0.77").unwrap(), &[30, 30, 30], 1000).unwrap_err();
+        let kayles = Rule::parse("0.77").unwrap();
+        let e = analyze_without_quotient(&kayles, &[30, 30, 30], 1000).unwrap_err();
         assert_eq!(e, MisereError::TooLarge { limit: 1000 });
     }
 
@@ -603,7 +625,8 @@ mod tests {
     #[test]
     fn refusal_is_prompt() {
         let began = std::time::Instant::now();
-        let e = analyze(&Rule::parse("0.77").unwrap(), &[20, 25, 30], DEFAULT_LIMIT);
+        let e =
+            analyze_without_quotient(&Rule::parse("0.77").unwrap(), &[20, 25, 30], DEFAULT_LIMIT);
         assert_eq!(
             e.unwrap_err(),
             MisereError::TooLarge {
