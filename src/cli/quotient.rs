@@ -29,7 +29,7 @@ pub struct QuotientArgs {
 }
 
 /// Prints the quotient; exit 1 when it stopped on an error (after printing what it has), 130
-/// on Ctrl-C (likewise).
+/// on Ctrl-C after the heap under way (likewise); a second Ctrl-C exits at once.
 pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
     let max = args.max_heap.unwrap_or(api::QUOTIENT_DEFAULT_MAX_HEAP);
@@ -40,6 +40,13 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
         )));
     }
     let signals = Signals::catch()?;
+    // A heap can take long on a large quotient and the flag is read between heaps: a second
+    // SIGINT or SIGTERM ends the process at once.
+    let again = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, again.clone())?;
+        signal_hook::flag::register(sig, again.clone())?;
+    }
     let mut bar = Bar::new(max + 1, &args.bar);
     let (report, err) = api::quotient(&args.game, Some(max), |n, order| {
         bar.set_position(n as u64 + 1);
