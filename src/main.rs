@@ -12,7 +12,8 @@ use nimseq::engine::Tuning;
 
 use cli::{
     ComputeArgs, ExportArgs, GenusArgs, GraphArgs, HackenbushArgs, InfoArgs, Interrupted,
-    PeriodArgs, PlayArgs, ReportArgs, SurveyArgs, SurveyMergeArgs, UsageError, ValuesArgs,
+    PeriodArgs, PlayArgs, QuotientArgs, ReportArgs, SurveyArgs, SurveyMergeArgs, UsageError,
+    ValuesArgs,
 };
 
 /// The notation of games and numbers, shown by `--help` and by the help of each command that
@@ -47,6 +48,7 @@ EXAMPLES
   nimseq compute 0.167 -n 2^32 --table t.nimseq
                                          values kept in a file on disk; resumes when rerun
   nimseq genus kayles -n 30              misère genus and class of Kayles heaps 0 .. 29
+  nimseq quotient kayles                 misère quotient of Kayles (order, P, presentation)
   nimseq play kayles 3 5 7               outcome and winning moves of Kayles rows 3, 5, 7
   nimseq graph moves.txt                 values of a game given as lines 'u v'
   nimseq hackenbush BBBRRBBR GB G(B,R)   canonical forms of Hackenbush positions
@@ -129,6 +131,9 @@ enum Command {
     /// Misère play: the genus g+^(λ0 λ1 …) and class of heaps 0 .. N-1 (exact canonical forms).
     #[command(after_help = GENUS_HELP)]
     Genus(GenusArgs),
+    /// Misère quotient (Plambeck-Siegel) of an octal game, heap by heap until certified.
+    #[command(after_help = NOTATION)]
+    Quotient(QuotientArgs),
     /// Analyse a sum of heaps: values, nim-sum, outcome and every winning move.
     #[command(after_help = PLAY_HELP)]
     Play(PlayArgs),
@@ -267,6 +272,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Survey(args) => cli::survey(args),
         Command::SurveyMerge(args) => cli::survey_merge(args),
         Command::Genus(args) => cli::genus(args),
+        Command::Quotient(args) => cli::quotient(args),
         Command::Play(args) => cli::play(args),
         Command::Graph(args) => cli::graph(args),
         Command::Hackenbush(args) => cli::hackenbush(args),

@@ -247,9 +247,22 @@ fn play_misere() {
             {"heap_index": 2, "from": 3, "to": []}
         ])
     );
-    let (code, err) = fails(&[
+    // Kayles has a certified misère quotient: decided at once, whatever the search limit.
+    let v = json(&[
         "play",
         "kayles",
+        "30",
+        "30",
+        "--misere",
+        "--search-limit",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(v["method"], "misère quotient");
+    // Officers' quotient outgrows what play computes: the budget of the search applies.
+    let (code, err) = fails(&[
+        "play",
+        "0.6",
         "30",
         "30",
         "--misere",

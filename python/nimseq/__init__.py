@@ -11,8 +11,8 @@ tables on disk mapped into NumPy without a copy.
     >>> nimseq.Rule("kayles").code
     '0.77'
 
-Functions: values, summary, period, play, compute (a table on disk), hackenbush (canonical
-forms of Hackenbush positions of every colour). Classes: Rule, Table.
+Functions: values, summary, period, play, quotient (misère), compute (a table on disk),
+hackenbush (canonical forms of Hackenbush positions of every colour). Classes: Rule, Table.
 Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
 The dicts have the shapes of docs/JSON.md. Bad input raises ValueError, a missing or damaged
 table OSError, each with a one-line message naming the keyword argument at fault; Ctrl-C stops
@@ -29,6 +29,7 @@ from ._nimseq import (
     hackenbush,
     period,
     play,
+    quotient,
     summary,
     values,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "hackenbush",
     "period",
     "play",
+    "quotient",
     "summary",
     "values",
 ]

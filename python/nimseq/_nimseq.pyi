@@ -113,3 +113,6 @@ def play(
 def hackenbush(components: Union[str, List[str]]) -> Json:
     """The dict of `nimseq hackenbush COMPONENT... --json`: canonical forms in CGSuite's
     notation, the outcome and the winning moves."""
+
+def quotient(game: Game, max_heap: Optional[Count] = None) -> Json:
+    """The dict of `nimseq quotient GAME [--max-heap N] --json` (misère quotient)."""

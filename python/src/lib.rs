@@ -493,6 +493,38 @@ fn hackenbush<'py>(py: Python<'py>, components: &Bound<'py, PyAny>) -> PyResult<
     json_object(py, &report::analysis_json(&a))
 }
 
+/// The misère quotient of an octal game, heap by heap until certified or heap `max_heap`
+/// (default 1000), as the dict of `nimseq quotient GAME --json`: game, order, p_count,
+/// certified, certified_at, stable_from, preperiod, period, heaps, identity, p, table,
+/// presentation, changes, … and `stopped` (why it ended uncertified, else None).
+#[pyfunction]
+#[pyo3(signature = (game, max_heap = None))]
+fn quotient<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    max_heap: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let code = rule_of(game)?.code();
+    let max = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
+    let mut interrupted: Option<PyErr> = None;
+    let result = py.detach(|| {
+        api::quotient(&code, max, |_, _| {
+            match Python::attach(|py| py.check_signals()) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    interrupted = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        })
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let (r, _) = result.map_err(|e| api_exception(e, None))?;
+    json_object(py, &r)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rule
 
@@ -777,5 +809,6 @@ fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
+    m.add_function(wrap_pyfunction!(quotient, m)?)?;
     Ok(())
 }

@@ -122,3 +122,23 @@ def test_period_of_0_354_is_the_binarys_long_proof(run_json):
     p = got["period"]
     assert (p["proved"], p["preperiod"], p["period"]) == (True, 10_061_916, 1180)
     assert got["count"] == p["theorem_bound"] == 20_126_195
+
+
+@pytest.mark.parametrize("game,max_heap", [("0.75", None), ("kayles", None), ("0.07", "20")])
+def test_quotient_is_quotient_json(game, max_heap, run_json):
+    extra = [] if max_heap is None else ["--max-heap", max_heap]
+    expected = run_json("quotient", game, *extra, "--json", "--quiet")
+    got = nimseq.quotient(game, max_heap)
+    assert got == expected
+    assert list(got) == list(expected)
+
+
+def test_quotient_r8():
+    q = nimseq.quotient("0.75")
+    assert q["certified"] and (q["order"], q["p_count"]) == (8, 2)
+    for key in ["game", "order", "p_count", "certified", "certified_at", "stable_from",
+                "preperiod", "period", "heaps", "identity", "p", "table", "presentation",
+                "changes"]:
+        assert key in q
+    assert len(q["table"]) == 8 and all(len(row) == 8 for row in q["table"])
+    assert q["stopped"] is None

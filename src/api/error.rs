@@ -153,6 +153,14 @@ pub enum ApiError {
     /// The position cannot be analysed.
     #[error(transparent)]
     Position(#[from] PositionError),
+    /// A misère quotient asked for past the largest heap limit.
+    #[error("a misère quotient to heap {max_heap} is beyond what is computed (heap {limit} at most)")]
+    QuotientHeapTooLarge {
+        /// The heap limit asked for.
+        max_heap: u64,
+        /// The largest accepted.
+        limit: u64,
+    },
     /// The progress callback asked to stop; for a table, heaps `0 .. at` are committed.
     #[error("stopped at heap {at}")]
     Stopped {
@@ -202,7 +210,8 @@ impl ApiError {
             | ApiError::NoHeaps
             | ApiError::TableTooShort { .. }
             | ApiError::TooManyOptions { .. }
-            | ApiError::TooManyMoves { .. } => true,
+            | ApiError::TooManyMoves { .. }
+            | ApiError::QuotientHeapTooLarge { .. } => true,
             ApiError::Table(e) => table_error_is_input(e),
             _ => false,
         }

@@ -3,7 +3,7 @@
 //! [`values`](values()) (completed from a proved period, or read from a table), the
 //! [`summary`](summary()) of `compute`, table runs ([`compute_table`]), the [`period`](period())
 //! search (in memory or in a table, going on toward a candidate's proof), the data of a
-//! [`report`](report()) folder, and [`play`](play()); `run.rs` holds what they share (one run of
+//! [`report`](report()) folder, [`play`](play()), and misère [`quotient`](quotient())s; `run.rs` holds what they share (one run of
 //! the engine with a period checker, the choice of the period to report, the checks of counts
 //! and thread counts).
 //!
@@ -18,6 +18,7 @@
 mod error;
 mod period;
 mod play;
+mod quotient;
 mod report;
 mod run;
 mod summary;
@@ -32,6 +33,7 @@ use crate::table;
 pub use error::{held, table_error_is_input, ApiError, CountOf, ThreadsError};
 pub use period::{default_period_max, period, PeriodOptions};
 pub use play::{play, play_from_table, MAX_LISTED, MAX_OPTIONS};
+pub use quotient::{quotient, QUOTIENT_DEFAULT_MAX_HEAP, QUOTIENT_MAX_HEAP, QUOTIENT_STATE_LIMIT};
 pub use report::{report, report_from_table, ReportData};
 pub use run::{
     check_threads, checked_count, estimated_options, executor, is_costly, reported_period,

@@ -27,6 +27,7 @@
 pub mod forms;
 pub mod genus;
 mod heaps;
+pub mod quotient;
 
 pub use forms::{FormId, Forms, ZERO};
 pub use genus::Genus;

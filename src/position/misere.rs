@@ -93,6 +93,13 @@ pub enum Method {
         /// Distinct canonical forms built.
         forms: usize,
     },
+    /// The game's misère quotient (Plambeck and Siegel, [`crate::misere::quotient`]),
+    /// certified for every heap size: a position is P when the product of its heaps' elements
+    /// lies in P.
+    Quotient {
+        /// The order of the quotient.
+        order: usize,
+    },
     /// Exhaustive search over this many distinct positions.
     Search {
         /// Positions evaluated.
@@ -337,10 +344,80 @@ pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnaly
     if nim_like(rule, max) {
         return Ok(bouton(heaps));
     }
+    if let Some(a) = analyze_by_quotient(rule, heaps) {
+        return Ok(a);
+    }
+    analyze_without_quotient(rule, heaps, limit)
+}
+
+/// [`analyze`] without the misère quotient: Bouton's theorem, canonical forms, then the
+/// search, within `limit`.
+pub fn analyze_without_quotient(
+    rule: &Rule,
+    heaps: &[usize],
+    limit: usize,
+) -> Result<MisereAnalysis, MisereError> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    if nim_like(rule, max) {
+        return Ok(bouton(heaps));
+    }
     match analyze_by_forms(rule, heaps, limit) {
         Some(a) => Ok(a),
         None => analyze_by_search(rule, heaps, limit),
     }
+}
+
+/// Quotients larger than this are not computed for `play` (their heaps take seconds each).
+const PLAY_QUOTIENT_MAX_ORDER: usize = 128;
+
+/// Heaps tried for a certified quotient for `play`.
+const PLAY_QUOTIENT_MAX_HEAP: usize = 300;
+
+/// Decides the sum of `heaps` under misère play from the game's misère quotient, when one of
+/// order at most 128 is certified within heap 300 (plain octal codes only): any heap sizes, at
+/// once. `None` otherwise.
+pub fn analyze_by_quotient(rule: &Rule, heaps: &[usize]) -> Option<MisereAnalysis> {
+    if !rule.is_plain_octal() {
+        return None;
+    }
+    let (s, err) =
+        crate::misere::quotient::compute(rule, PLAY_QUOTIENT_MAX_HEAP, 1 << 20, |_, s| {
+            if s.monoid().order > PLAY_QUOTIENT_MAX_ORDER {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        });
+    if err.is_some() || s.certified().is_none() {
+        return None;
+    }
+    let m = s.monoid();
+    // `element` is Some for every heap once certified.
+    let is_p = |next: &[usize]| -> Result<bool, std::convert::Infallible> {
+        let mut e = 0u32;
+        for &h in next {
+            e = m.mul(e, s.element(h).unwrap_or(0));
+        }
+        Ok(m.p[e as usize])
+    };
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    let outcome = if is_p(heaps).ok()? {
+        Outcome::P
+    } else {
+        Outcome::N
+    };
+    let winning_moves = if outcome == Outcome::N {
+        winning_moves(&rule.moves(max), heaps, is_p).ok()?
+    } else {
+        Vec::new()
+    };
+    Some(MisereAnalysis {
+        heaps: heaps.to_vec(),
+        outcome,
+        winning_move_count: winning_moves.len() as u64,
+        winning_moves,
+        method: Method::Quotient { order: m.order },
+    })
 }
 
 /// Decides the sum of `heaps` under misère play from canonical forms ([`crate::misere`]),
@@ -511,15 +588,22 @@ mod tests {
         assert_eq!(analyze(&sub, &[3, 2], 100).unwrap().method, Method::Bouton);
         // Heaps of 4 and 2 of 0.333 are tame (genera 0^120 and 2^20): genus theory decides.
         assert!(matches!(
-            analyze(&sub, &[4, 2], 100).unwrap().method,
+            analyze_without_quotient(&sub, &[4, 2], 100).unwrap().method,
             Method::TameGenus { .. }
         ));
         // Kayles 5 is restless (4^146): its sums are built.
         let kayles = Rule::parse("kayles").unwrap();
         assert!(matches!(
-            analyze(&kayles, &[5, 2], 1000).unwrap().method,
+            analyze_without_quotient(&kayles, &[5, 2], 1000)
+                .unwrap()
+                .method,
             Method::CanonicalForms { .. }
         ));
+        // With its certified quotient, at once, and the same answer.
+        let q = analyze(&kayles, &[5, 2], 1000).unwrap();
+        assert!(matches!(q.method, Method::Quotient { order: 40 }));
+        let f = analyze_without_quotient(&kayles, &[5, 2], 1000).unwrap();
+        assert_eq!((q.outcome, q.winning_moves), (f.outcome, f.winning_moves));
         // Canonical forms over budget (a huge hexadecimal heap): the search decides or refuses.
         let hex = Rule::parse("0.8").unwrap();
         assert!(analyze_by_forms(&hex, &[1_000_000], DEFAULT_LIMIT).is_none());
@@ -531,7 +615,8 @@ mod tests {
 
     #[test]
     fn limit_is_reported() {
-        let e = analyze(&Rule::parse("0.77").unwrap(), &[30, 30, 30], 1000).unwrap_err();
+        let kayles = Rule::parse("0.77").unwrap();
+        let e = analyze_without_quotient(&kayles, &[30, 30, 30], 1000).unwrap_err();
         assert_eq!(e, MisereError::TooLarge { limit: 1000 });
     }
 
@@ -540,7 +625,8 @@ mod tests {
     #[test]
     fn refusal_is_prompt() {
         let began = std::time::Instant::now();
-        let e = analyze(&Rule::parse("0.77").unwrap(), &[20, 25, 30], DEFAULT_LIMIT);
+        let e =
+            analyze_without_quotient(&Rule::parse("0.77").unwrap(), &[20, 25, 30], DEFAULT_LIMIT);
         assert_eq!(
             e.unwrap_err(),
             MisereError::TooLarge {

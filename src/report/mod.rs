@@ -16,6 +16,7 @@ mod oeis;
 mod period;
 mod play;
 mod plot;
+mod quotient;
 mod table;
 
 use std::io::{self, Write};
@@ -34,6 +35,7 @@ pub use markdown::{write_markdown, FolderFiles, FIRST_VALUES, RARE_LISTED};
 pub use oeis::{bfile_name, oeis_entry, OeisEntry};
 pub use period::{not_covered_reason, theorem_inequality, write_period_text};
 pub use plot::{thousands, write_svg, PlotInput, LINEAR_MAX};
+pub use quotient::{write_quotient_json, write_quotient_text};
 pub use table::{write_csv, write_table_text};
 
 /// The program and version, for headers.

@@ -85,7 +85,10 @@ pub fn write_misere_json<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
             method: method_name(a.method),
             positions_searched: match a.method {
                 Method::Search { positions } => Some(positions),
-                Method::Bouton | Method::TameGenus { .. } | Method::CanonicalForms { .. } => None,
+                Method::Bouton
+                | Method::TameGenus { .. }
+                | Method::CanonicalForms { .. }
+                | Method::Quotient { .. } => None,
             },
         },
     )
@@ -97,6 +100,7 @@ fn method_name(m: Method) -> &'static str {
         Method::Search { .. } => "exhaustive search",
         Method::TameGenus { .. } => "genus theory (every heap tame)",
         Method::CanonicalForms { .. } => "misère canonical forms",
+        Method::Quotient { .. } => "misère quotient",
     }
 }
 
@@ -175,6 +179,11 @@ pub fn write_misere_text<W: Write>(out: W, rule: &Rule, a: &MisereAnalysis) -> i
         Method::CanonicalForms { forms } => writeln!(
             out,
             "method        misère canonical forms (Conway, ONAG ch. 12; {forms} forms)"
+        )?,
+        Method::Quotient { order } => writeln!(
+            out,
+            "method        misère quotient of order {order}, certified for every heap size \
+             (Plambeck and Siegel; nimseq quotient)"
         )?,
     }
     writeln!(out, "outcome       {}", outcome_text(a.outcome.letter()))?;

@@ -1,0 +1,849 @@
+//! Misère quotients (Plambeck and Siegel): a finite commutative monoid `Q`, a subset `P` of it
+//! and a map `Φ` from heaps to `Q` such that a sum of heaps is a misère P-position exactly when
+//! the product of its heaps' elements lies in `P`, and no smaller monoid does it.
+//!
+//! Sources: T. E. Plambeck and A. N. Siegel, "Misère quotients for impartial games", J. Combin.
+//! Theory Ser. A 115 (2008), and its supplement (arXiv 0705.2404); Siegel's MisereSolver
+//! (in CGSuite). The method here is our own, stated and proved below.
+//!
+//! # Definitions
+//! Let `A_n` be the positions (multisets) of heaps `0 … n`: closed under moves, since a move
+//! replaces a heap by smaller ones. Positions `G`, `H` are *indistinguishable* (`G ≡ H`) when
+//! `G + X` and `H + X` have the same misère outcome for every `X ∈ A_n`; the quotient `Q_n` is
+//! `A_n/≡`, `P` the classes of P-positions, `Φ(h)` the class of heap `h`. The empty position is
+//! an N-position in misère play (the player to move has no move, so did not move last): the
+//! identity is never in `P`.
+//!
+//! A *candidate* for `A_n` is any finite commutative monoid `M` with a subset `P_M` and a
+//! homomorphism `Φ` from positions onto `M` that predicts every outcome. If it is a candidate,
+//! then `G ≡ H` ⇔ `Φ(G)z ∈ P_M ⇔ Φ(H)z ∈ P_M` for all `z ∈ M` (as `Φ` is onto), so `Q_n` is `M`
+//! reduced by that relation ([`monoid::reduce`]). Whether a given `(M, P_M, Φ)` predicts every
+//! outcome — of infinitely many positions — is decided exactly by the closure of [`closure`].
+//!
+//! # The step from heap `n − 1` to heap `n`
+//! With `Q = Q_{n−1}` known (elements numbered by *least word*, the least position of each
+//! class, so that options of a least word have smaller numbers), heap `n` gets:
+//! 1. `O(n)`: the elements of its options (positions of smaller heaps, so in `Q`).
+//! 2. A candidate `M = Q × C`, `C = {1, x, x², …}` with `x^(m+p) = x^m`, meaning "the element
+//!    of the old heaps, and how many copies of heap `n`". Its `P_M` is computed column by
+//!    column: `(a, 0) ∈ P_M ⇔ a ∈ P`, and `(a, k)` stands for the position `w_a + k·n` (`w_a` the
+//!    least word of `a`), whose options are `w' + k·n` for the options `w'` of `w_a` (elements
+//!    `(Φ(w'), k)`, numbered below `a`) and `w_a + (k−1)·n + y` for `y ∈ O(n)` (elements
+//!    `(a·y, k−1)`); `(a, k) ∈ P_M` when it has an option and none is in `P_M`. Column `k` is a
+//!    function of column `k − 1`, so the columns repeat: the first repetition gives `m` and `p`.
+//!    This is Plambeck and Siegel's step: conservative extension when the new heap behaves like
+//!    an old element, a new generator `x` otherwise, `P` recomputed over least words.
+//! 3. `M` reduced by indistinguishability (Moore's partition refinement, O(|M|·generators) a
+//!    round) and renumbered by least word: when nothing merges beyond `Q` itself the quotient
+//!    did not change (heap `n` equals an old element).
+//! 4. The reduced candidate is verified by [`closure::Closure`] over all heaps `1 … n`. If it
+//!    passes it *is* `Q_n`: a proof covering every position of `A_n`.
+//! 5. If it fails, some positions of old heaps with one element of `Q_{n−1}` must be told apart
+//!    (the old quotient is refined). The closure names a failing position (one of the fewest
+//!    heaps); *recalibration* (Plambeck and Siegel's, guided by a failing position) frees a
+//!    set of its heaps, smallest sets first: each freed heap becomes its own cyclic generator
+//!    (`x^(i+1+2) = x^(i+1)`, `i` the larger of its index in the failed candidate and its count
+//!    in the position), the others keep their elements of the failed candidate's monoid; `P` is
+//!    computed over least words, the monoid reduced ([`build_candidate`]); the first candidate
+//!    that predicts the failing position correctly is verified again, and so on from each new
+//!    failure. This is a search that need not succeed: after [`MAX_RECALIBRATIONS`] candidates
+//!    the computation stops with [`QuotientError::Refinement`] and heaps `0 … n − 1` are kept.
+//!    What is reported is always a verified quotient, never a guess.
+//!
+//! # When the quotient is the whole game's (certified)
+//! For a finite octal code (digits 0–7, no `!`), `t` its last non-zero digit: if
+//! `Φ(h + p) = Φ(h)` for all `n0 ≤ h` with `h + p ≤ N`, `n0 ≥ 1`, and `N + 1 ≥ 2·n0 + 2p + t`,
+//! then `Q_M = Q_N` and `Φ(M) = Φ(M − p)` for every `M > N`. Proof, by induction on `M`: a move
+//! on heap `M` takes `j ≤ t` tokens and leaves one heap `M − j` or two heaps `a ≤ b` with
+//! `a + b = M − j`. Then `M − j ≥ 2·n0 + 2p`, so `b ≥ n0 + p` and `Φ(b) = Φ(b − p)` with
+//! `b − p ≥ n0 ≥ 1`: the option `(a, b − p)` of heap `M − p` has the same element. Conversely
+//! an option `(a, c)`, `c ≥ a`, of heap `M − p` has `c ≥ n0` (as `M − p − j ≥ 2·n0 + p`) and
+//! corresponds to `(a, c + p)`; a single heap likewise, and neither heap takes all (`M − p > t`).
+//! So `O(M) = O(M − p)`, and with `Φ(M) := Φ(M − p)` heap `M` adds to the closure a transition
+//! it already has: no new state, the candidate passes, `Q_M = Q_{M−1}`. This is the octal
+//! periodicity theorem's argument (Guy and Smith) applied to `Φ` instead of Grundy values,
+//! and is the same condition [`crate::analysis::theorem_bound`] checks. It asks for fewer
+//! heaps than CGSuite's test `3·n0 + 3p + t + 2 ≤ N + 1`, which it implies.
+//!
+//! # Cost
+//! A step costs the columns (O(|Q|·(options of least words + |O(n)|)) each), the reduction
+//! (O(|M|·generators) a round), and the closure: O(states · transitions · |Q|/64) words, the
+//! part that dominates on games with large quotients; its states are bitsets over `Q` in one
+//! flat array (`|Q|/64 + 1` words each), so memory is `states · (|Q|/8 + 8)` bytes plus an
+//! index, bounded by the state limit given.
+
+pub mod closure;
+pub mod monoid;
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::analysis::{theorem_t, Period, PeriodChecker};
+use crate::rules::{MoveSet, Rule};
+
+pub use closure::{Closure, ClosureError};
+pub use monoid::{presentation, Monoid, Presentation};
+
+/// Why a quotient computation stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QuotientError {
+    /// No candidate for heap `heap` passed the verification within the recalibrations tried.
+    #[error(
+        "no candidate for the quotient at heap {heap} passed the verification within {} \
+         recalibrations; the quotient of heaps 0 .. {} is kept",
+        MAX_RECALIBRATIONS,
+        heap - 1
+    )]
+    Refinement {
+        /// The heap.
+        heap: usize,
+    },
+    /// The verification closure outgrew its limit.
+    #[error("the verification of heap {heap} needs more than {limit} states")]
+    TooManyStates {
+        /// The heap.
+        heap: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The powers of a new generator did not repeat within the limit.
+    #[error("the powers of heap {heap}'s element did not repeat within {limit} columns")]
+    LongCycle {
+        /// The heap.
+        heap: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// Most columns (powers of a new generator) tried before giving up.
+const MAX_COLUMNS: usize = 1 << 14;
+
+/// Most candidates tried for one heap before giving up.
+pub const MAX_RECALIBRATIONS: usize = 64;
+
+/// The misère quotient of the heaps of one rule, grown heap by heap.
+#[derive(Debug)]
+pub struct QuotientSolver {
+    rule: Rule,
+    moves: MoveSet,
+    m: Monoid,
+    phi: Vec<u32>,
+    /// Distinct option elements of each heap.
+    heap_opts: Vec<Vec<u32>>,
+    /// Option elements of each element's least word.
+    word_opts: Vec<Vec<u32>>,
+    closure: Closure,
+    changes: Vec<(usize, usize)>,
+    certified: Option<Period>,
+    state_limit: usize,
+}
+
+impl QuotientSolver {
+    /// The quotient of heap 0 alone (the trivial monoid) for `rule`, verifying with at most
+    /// `state_limit` states.
+    pub fn new(rule: &Rule, state_limit: usize) -> QuotientSolver {
+        let m = Monoid::trivial();
+        let closure = Closure::new(&m, state_limit);
+        QuotientSolver {
+            rule: rule.clone(),
+            moves: rule.moves(16),
+            word_opts: vec![Vec::new()],
+            m,
+            phi: vec![0],
+            heap_opts: vec![Vec::new()],
+            closure,
+            changes: vec![(0, 1)],
+            certified: None,
+            state_limit,
+        }
+    }
+
+    /// The heaps done: `0 … count − 1`.
+    pub fn count(&self) -> usize {
+        self.phi.len()
+    }
+
+    /// The quotient of the heaps done.
+    pub fn monoid(&self) -> &Monoid {
+        &self.m
+    }
+
+    /// The element of each heap done.
+    pub fn phi(&self) -> &[u32] {
+        &self.phi
+    }
+
+    /// `(heap, order)` at heap 0 and at each heap where the quotient changed.
+    pub fn changes(&self) -> &[(usize, usize)] {
+        &self.changes
+    }
+
+    /// The period of `Φ` once it certifies the quotient as the whole game's.
+    pub fn certified(&self) -> Option<&Period> {
+        self.certified.as_ref()
+    }
+
+    /// States in the verification closure.
+    pub fn states(&self) -> usize {
+        self.closure.len()
+    }
+
+    /// The element of heap `h`: from `Φ` for heaps done, from the certified period beyond.
+    pub fn element(&self, h: usize) -> Option<u32> {
+        if h < self.phi.len() {
+            return Some(self.phi[h]);
+        }
+        let p = self.certified.as_ref()?;
+        let (n0, per) = (p.preperiod as usize, p.period as usize);
+        let last = self.phi.len() - 1;
+        // h ≡ some heap in [n0, last] modulo the period, stepping down.
+        let k = (h - last).div_ceil(per);
+        let i = h - k * per;
+        debug_assert!(i >= n0);
+        Some(self.phi[i])
+    }
+
+    fn options_of_heap(&self, h: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        crate::position::for_each_option(&self.moves, h, |parts| {
+            let mut e = 0u32;
+            for &x in parts {
+                e = self.m.mul(e, self.phi[x]);
+            }
+            out.push(e);
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn options_of_word(&self, w: &[usize]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, &h) in w.iter().enumerate() {
+            if i > 0 && w[i - 1] == h {
+                continue;
+            }
+            let mut rest = 0u32;
+            for (j, &x) in w.iter().enumerate() {
+                if j != i {
+                    rest = self.m.mul(rest, self.phi[x]);
+                }
+            }
+            crate::position::for_each_option(&self.moves, h, |parts| {
+                let mut e = rest;
+                for &x in parts {
+                    e = self.m.mul(e, self.phi[x]);
+                }
+                out.push(e);
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Computes heap `count()`: its element, and the quotient of heaps `0 … count()`. On an
+    /// error the solver is left as it was (heaps `0 … count() − 1`) and cannot go further.
+    pub fn step(&mut self) -> Result<(), QuotientError> {
+        let backup = (
+            self.m.clone(),
+            self.phi.clone(),
+            self.heap_opts.clone(),
+            self.word_opts.clone(),
+            self.changes.clone(),
+        );
+        let r = self.step_inner();
+        if r.is_err() {
+            (
+                self.m,
+                self.phi,
+                self.heap_opts,
+                self.word_opts,
+                self.changes,
+            ) = backup;
+        }
+        r
+    }
+
+    fn step_inner(&mut self) -> Result<(), QuotientError> {
+        let n = self.phi.len();
+        if n > self.moves.max_heap {
+            self.moves = self.rule.moves((2 * n).max(16));
+        }
+        let o = self.options_of_heap(n);
+        let (mu, per, cols) = self.columns(n, &o)?;
+        let q = self.m.order;
+        let len = mu + per;
+        let cap = |s: usize| if s < len { s } else { mu + (s - mu) % per };
+        // Generators of M: the old heaps' distinct elements, then x.
+        let mut gens: Vec<u32> = self.phi.iter().copied().filter(|&g| g != 0).collect();
+        gens.sort_unstable();
+        gens.dedup();
+        let ng = gens.len();
+        let m = &self.m;
+        let mul_gen = |e: usize, gi: usize| {
+            let (k, a) = (e / q, e % q);
+            if gi < ng {
+                k * q + m.mul(a as u32, gens[gi]) as usize
+            } else {
+                cap(k + 1) * q + a
+            }
+        };
+        let in_p = |e: usize| cols[e / q][e % q];
+        let (class, count) = monoid::reduce(q * len, &in_p, &mul_gen, ng + 1);
+        let x_class = class[cap(1) * q];
+        let failure = if count == q {
+            // Nothing new: heap n is an old element (the classes of (a, 0) are the old
+            // elements in the old order, see the module text).
+            debug_assert!((0..q).all(|a| class[a] as usize == a));
+            match self.closure.add_heap(n, x_class, &o) {
+                Ok(()) => {
+                    self.phi.push(x_class);
+                    self.heap_opts.push(o);
+                    self.certify();
+                    return Ok(());
+                }
+                Err(e) => e,
+            }
+        } else {
+            let mut rep = vec![usize::MAX; count];
+            for (e, &c) in class.iter().enumerate() {
+                if rep[c as usize] == usize::MAX {
+                    rep[c as usize] = e;
+                }
+            }
+            let mut table = vec![0u32; count * count];
+            for c1 in 0..count {
+                let (k1, a1) = (rep[c1] / q, rep[c1] % q);
+                for c2 in 0..count {
+                    let (k2, a2) = (rep[c2] / q, rep[c2] % q);
+                    let e = cap(k1 + k2) * q + m.mul(a1 as u32, a2 as u32) as usize;
+                    table[c1 * count + c2] = class[e];
+                }
+            }
+            let p: Vec<bool> = rep.iter().map(|&e| in_p(e)).collect();
+            let words: Vec<Vec<usize>> = rep
+                .iter()
+                .map(|&e| {
+                    let (k, a) = (e / q, e % q);
+                    let mut w = vec![n; k];
+                    w.extend_from_slice(&m.words[a]);
+                    w
+                })
+                .collect();
+            let new = Monoid {
+                order: count,
+                table,
+                p,
+                words,
+            };
+            let mut phi: Vec<u32> = self.phi.iter().map(|&f| class[f as usize]).collect();
+            phi.push(x_class);
+            match self.verify_full(&new, &phi) {
+                Ok(closure) => {
+                    self.commit(new, phi, closure);
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.m = new;
+                    self.phi = phi;
+                    e
+                }
+            }
+        };
+        if self.phi.len() == n {
+            self.phi.push(x_class);
+        }
+        self.recalibrate(n, failure)
+    }
+
+    /// The columns of `P_M` for the powers of heap `n` (see the module text): `(m, p, columns)`.
+    #[allow(clippy::type_complexity)]
+    fn columns(
+        &self,
+        n: usize,
+        o: &[u32],
+    ) -> Result<(usize, usize, Vec<Vec<bool>>), QuotientError> {
+        let q = self.m.order;
+        let mut cols: Vec<Vec<bool>> = vec![self.m.p.clone()];
+        let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
+        seen.insert(self.m.p.clone(), 0);
+        loop {
+            let k = cols.len();
+            if k > MAX_COLUMNS {
+                return Err(QuotientError::LongCycle {
+                    heap: n,
+                    limit: MAX_COLUMNS,
+                });
+            }
+            let prev = &cols[k - 1];
+            let mut col = vec![false; q];
+            for a in 0..q {
+                let wo = &self.word_opts[a];
+                let moved = !wo.is_empty() || !o.is_empty();
+                let any_p = wo.iter().any(|&s| {
+                    debug_assert!((s as usize) < a);
+                    col[s as usize]
+                }) || o.iter().any(|&y| prev[self.m.mul(a as u32, y) as usize]);
+                col[a] = moved && !any_p;
+            }
+            if let Some(&j) = seen.get(&col) {
+                cols.truncate(k);
+                return Ok((j, k - j, cols));
+            }
+            seen.insert(col.clone(), k);
+            cols.push(col);
+        }
+    }
+
+    /// The closure of a candidate over heaps `1 … phi.len() − 1`.
+    fn verify_full(&self, m: &Monoid, phi: &[u32]) -> Result<Closure, ClosureError> {
+        let mut c = Closure::new(m, self.state_limit);
+        for h in 1..phi.len() {
+            let o = heap_options(&self.moves, m, phi, h);
+            c.add_heap(h, phi[h], &o)?;
+        }
+        Ok(c)
+    }
+
+    /// A verified quotient for heaps `0 … phi.len() − 1` becomes the solver's.
+    fn commit(&mut self, m: Monoid, phi: Vec<u32>, closure: Closure) {
+        let n = phi.len() - 1;
+        self.m = m;
+        self.phi = phi;
+        self.closure = closure;
+        self.heap_opts = (0..=n).map(|h| self.options_of_heap(h)).collect();
+        self.word_opts = (0..self.m.order)
+            .map(|a| self.options_of_word(&self.m.words[a].clone()))
+            .collect();
+        self.changes.push((n, self.m.order));
+        self.certify();
+    }
+
+    /// The candidate in `self.m`, `self.phi` failed at `position`: free some heaps of the
+    /// failing position (each becomes its own cyclic generator), rebuild, reduce, verify;
+    /// repeat from each new failure (Plambeck and Siegel's recalibration by the least failing
+    /// position, with our closure as the test).
+    fn recalibrate(&mut self, n: usize, mut failure: ClosureError) -> Result<(), QuotientError> {
+        for _ in 0..MAX_RECALIBRATIONS {
+            let position = match failure {
+                ClosureError::TooMany => {
+                    return Err(QuotientError::TooManyStates {
+                        heap: n,
+                        limit: self.state_limit,
+                    })
+                }
+                ClosureError::Inconsistent(p) => p,
+            };
+            let mut involved: Vec<usize> = position.clone();
+            involved.sort_unstable();
+            involved.dedup();
+            let mut chosen = None;
+            'search: for size in 1..=involved.len() {
+                for subset in combinations(&involved, size) {
+                    let free: Vec<(usize, usize, usize)> = subset
+                        .iter()
+                        .map(|&h| {
+                            let (idx, _) = index_period(&self.m, self.phi[h]);
+                            let e = position.iter().filter(|&&x| x == h).count();
+                            (h, idx.max(e) + 1, 2)
+                        })
+                        .collect();
+                    let Some((m, phi)) = build_candidate(&self.moves, &self.m, &self.phi, &free)
+                    else {
+                        continue;
+                    };
+                    let path: Vec<(u32, Vec<u32>)> = position
+                        .iter()
+                        .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
+                        .collect();
+                    if closure::consistent_at(&m, &path) {
+                        chosen = Some((m, phi));
+                        break 'search;
+                    }
+                }
+            }
+            let Some((m, phi)) = chosen else {
+                return Err(QuotientError::Refinement { heap: n });
+            };
+            match self.verify_full(&m, &phi) {
+                Ok(closure) => {
+                    self.commit(m, phi, closure);
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.m = m;
+                    self.phi = phi;
+                    failure = e;
+                }
+            }
+        }
+        Err(QuotientError::Refinement { heap: n })
+    }
+
+    fn certify(&mut self) {
+        if self.certified.is_some() {
+            return;
+        }
+        let mut checker = PeriodChecker::for_theorem_t(theorem_t(&self.rule));
+        self.certified = checker.settle_slice(&self.phi).cloned();
+    }
+
+    /// The period of `Φ` best supported by the heaps done (the certified one once there is
+    /// one), for reports.
+    pub fn period(&self) -> Option<Period> {
+        if let Some(p) = &self.certified {
+            return Some(p.clone());
+        }
+        PeriodChecker::for_theorem_t(Some(theorem_t(&self.rule).unwrap_or(0)))
+            .best_candidate_slice(&self.phi)
+    }
+
+    /// Everything the `quotient` command reports.
+    pub fn report(&self) -> QuotientReport {
+        let m = &self.m;
+        let pres = presentation(m, &self.phi);
+        let period = self.period();
+        let stable_from = self.changes.last().map_or(0, |c| c.0);
+        QuotientReport {
+            game: self.rule.code(),
+            order: m.order,
+            p_count: m.p.iter().filter(|&&b| b).count(),
+            certified: self.certified.is_some(),
+            certified_at: self.certified.as_ref().map(|_| self.phi.len() - 1),
+            last_heap: self.phi.len() - 1,
+            stable_from,
+            preperiod: period.as_ref().map(|p| p.preperiod),
+            period: period.as_ref().map(|p| p.period),
+            heaps: self.phi.clone(),
+            identity: 0,
+            p: (0..m.order as u32).filter(|&e| m.p[e as usize]).collect(),
+            table: m.table.chunks(m.order).map(|r| r.to_vec()).collect(),
+            presentation: pres.text(),
+            generators: (0..pres.generators.len())
+                .map(|i| Generator {
+                    name: monoid::generator_name(i),
+                    element: pres.generators[i],
+                    heap: pres.generator_heaps[i],
+                })
+                .collect(),
+            elements: (0..m.order as u32).map(|e| pres.element_text(e)).collect(),
+            changes: self.changes.clone(),
+            states: self.closure.len(),
+            stopped: None,
+        }
+    }
+}
+
+/// A generator of the presentation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Generator {
+    /// Its name (`a`, `b`, …).
+    pub name: String,
+    /// Its element.
+    pub element: u32,
+    /// The first heap with that element.
+    pub heap: usize,
+}
+
+/// The quotient of heaps `0 … last_heap` of a game, as `quotient --json` prints it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct QuotientReport {
+    /// The canonical game code.
+    pub game: String,
+    /// `|Q|`.
+    pub order: usize,
+    /// `|P|`.
+    pub p_count: usize,
+    /// Is this the quotient of the whole game (heaps of every size)?
+    pub certified: bool,
+    /// The last heap computed when certified.
+    pub certified_at: Option<usize>,
+    /// The last heap computed.
+    pub last_heap: usize,
+    /// The heap since which the quotient has not changed.
+    pub stable_from: usize,
+    /// The preperiod of `Φ` (certified, or the best candidate).
+    pub preperiod: Option<u64>,
+    /// The period of `Φ` (certified, or the best candidate).
+    pub period: Option<u64>,
+    /// The element of each heap `0 … last_heap`.
+    pub heaps: Vec<u32>,
+    /// The identity's id (always 0).
+    pub identity: u32,
+    /// The ids in P.
+    pub p: Vec<u32>,
+    /// `table[a][b]` = the id of `a·b`.
+    pub table: Vec<Vec<u32>>,
+    /// Generators and relations.
+    pub presentation: String,
+    /// The generators.
+    pub generators: Vec<Generator>,
+    /// Each element as a word in the generators.
+    pub elements: Vec<String>,
+    /// `[heap, order]` at heap 0 and wherever the quotient changed.
+    pub changes: Vec<(usize, usize)>,
+    /// States of the verification closure.
+    pub states: usize,
+    /// Why the computation ended before a certificate (`null` when certified): the heap limit,
+    /// an interruption, or an error.
+    pub stopped: Option<String>,
+}
+
+/// Computes the quotient of `rule` heap by heap until it is certified or heap `max_heap` is
+/// done, calling `progress(heap, solver)` after each heap; `progress` returning
+/// `ControlFlow::Break` stops early (the heaps done are kept).
+pub fn compute(
+    rule: &Rule,
+    max_heap: usize,
+    state_limit: usize,
+    mut progress: impl FnMut(usize, &QuotientSolver) -> std::ops::ControlFlow<()>,
+) -> (QuotientSolver, Option<QuotientError>) {
+    let mut s = QuotientSolver::new(rule, state_limit);
+    while s.count() <= max_heap && s.certified().is_none() {
+        if let Err(e) = s.step() {
+            // Keep the heaps before the failing one.
+            return (s, Some(e));
+        }
+        if progress(s.count() - 1, &s).is_break() {
+            break;
+        }
+    }
+    (s, None)
+}
+
+/// The distinct elements of the options of heap `h` under `phi` in `m`.
+fn heap_options(moves: &MoveSet, m: &Monoid, phi: &[u32], h: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    crate::position::for_each_option(moves, h, |parts| {
+        let mut e = 0u32;
+        for &x in parts {
+            e = m.mul(e, phi[x]);
+        }
+        out.push(e);
+    });
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `(index, period)` of `x` in `m`: the least `i` and `p ≥ 1` with `x^(i+p) = x^i`.
+fn index_period(m: &Monoid, x: u32) -> (usize, usize) {
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    let mut e = 0u32;
+    for i in 0.. {
+        if let Some(&j) = seen.get(&e) {
+            return (j, i - j);
+        }
+        seen.insert(e, i);
+        e = m.mul(e, x);
+    }
+    unreachable!()
+}
+
+/// Every `size`-element subset of `items`, in lexicographic order.
+fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    fn rec(
+        items: &[usize],
+        size: usize,
+        start: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if cur.len() == size {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..items.len() {
+            cur.push(items[i]);
+            rec(items, size, i + 1, cur, out);
+            cur.pop();
+        }
+    }
+    rec(items, size, 0, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Most elements of an unreduced candidate.
+const MAX_CANDIDATE: usize = 1 << 18;
+
+/// A candidate for heaps `0 … base_phi.len() − 1`: the submonoid `R` of `base` generated by
+/// the heaps not freed, times a cyclic monoid `{1, x, …, x^(m+p−1)}` (`x^(m+p) = x^m`) for
+/// each freed heap `(heap, m, p)`; `P` by the misère rule over least words (in least-word
+/// order, every option's element comes first); reduced and numbered by least word. `None`
+/// when it would be too large.
+pub fn build_candidate(
+    moves: &MoveSet,
+    base: &Monoid,
+    base_phi: &[u32],
+    free: &[(usize, usize, usize)],
+) -> Option<(Monoid, Vec<u32>)> {
+    let last = base_phi.len() - 1;
+    let freed = |h: usize| free.iter().position(|f| f.0 == h);
+    // R with least words over the heaps not freed, heap by heap upwards.
+    let mut r_elems: Vec<u32> = vec![0];
+    let mut r_words: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut r_index: Vec<u32> = vec![u32::MAX; base.order];
+    r_index[0] = 0;
+    for (h, &g) in base_phi.iter().enumerate().skip(1) {
+        if freed(h).is_some() {
+            continue;
+        }
+        if r_index[g as usize] != u32::MAX {
+            continue;
+        }
+        let before = r_elems.len();
+        let mut layer: Vec<u32> = r_elems.clone();
+        for k in 1.. {
+            let mut added = false;
+            for i in 0..before {
+                let e = base.mul(layer[i], g);
+                layer[i] = e;
+                if r_index[e as usize] == u32::MAX {
+                    r_index[e as usize] = r_elems.len() as u32;
+                    let mut w = vec![h; k];
+                    w.extend_from_slice(&r_words[i]);
+                    r_elems.push(e);
+                    r_words.push(w);
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+        }
+    }
+    // M = R × Π C_i, flat mixed-radix index (R fastest).
+    let radix: Vec<usize> = free.iter().map(|f| f.1 + f.2).collect();
+    let size = radix
+        .iter()
+        .try_fold(r_elems.len(), |acc, &r| acc.checked_mul(r))?;
+    if size > MAX_CANDIDATE {
+        return None;
+    }
+    let rn = r_elems.len();
+    let decode = |mut e: usize| -> (usize, Vec<usize>) {
+        let r = e % rn;
+        e /= rn;
+        let ks = radix
+            .iter()
+            .map(|&b| {
+                let k = e % b;
+                e /= b;
+                k
+            })
+            .collect();
+        (r, ks)
+    };
+    let encode = |r: usize, ks: &[usize]| -> usize {
+        let mut e = 0;
+        for (i, &k) in ks.iter().enumerate().rev() {
+            e = e * radix[i] + k;
+        }
+        e * rn + r
+    };
+    let cap = |i: usize, s: usize| {
+        let (_, m, p) = free[i];
+        if s < m + p {
+            s
+        } else {
+            m + (s - m) % p
+        }
+    };
+    let mul = |a: usize, b: usize| -> usize {
+        let (ra, ka) = decode(a);
+        let (rb, kb) = decode(b);
+        let r = r_index[base.mul(r_elems[ra], r_elems[rb]) as usize] as usize;
+        let ks: Vec<usize> = (0..ka.len()).map(|i| cap(i, ka[i] + kb[i])).collect();
+        encode(r, &ks)
+    };
+    let unit = vec![0usize; free.len()];
+    let phi_m: Vec<usize> = (0..=last)
+        .map(|h| match freed(h) {
+            Some(i) => {
+                let mut ks = unit.clone();
+                ks[i] = 1;
+                encode(0, &ks)
+            }
+            None => encode(r_index[base_phi[h] as usize] as usize, &unit),
+        })
+        .collect();
+    // Least words, and the order they give.
+    let word = |e: usize| -> Vec<usize> {
+        let (r, ks) = decode(e);
+        let mut w = r_words[r].clone();
+        for (i, &k) in ks.iter().enumerate() {
+            w.extend(std::iter::repeat_n(free[i].0, k));
+        }
+        w.sort_unstable_by(|a, b| b.cmp(a));
+        w
+    };
+    let words: Vec<Vec<usize>> = (0..size).map(word).collect();
+    let mut order: Vec<usize> = (0..size).collect();
+    order.sort_by(|&a, &b| monoid::word_cmp(&words[a], &words[b]));
+    let mut rank = vec![0usize; size];
+    for (i, &e) in order.iter().enumerate() {
+        rank[e] = i;
+    }
+    // P in least-word order.
+    let mut in_p = vec![false; size];
+    for &e in &order {
+        let w = &words[e];
+        let mut moved = false;
+        let mut any_p = false;
+        for (i, &h) in w.iter().enumerate() {
+            if i > 0 && w[i - 1] == h {
+                continue;
+            }
+            let mut rest = encode(0, &unit);
+            for (j, &x) in w.iter().enumerate() {
+                if j != i {
+                    rest = mul(rest, phi_m[x]);
+                }
+            }
+            crate::position::for_each_option(moves, h, |parts| {
+                moved = true;
+                let mut f = rest;
+                for &x in parts {
+                    f = mul(f, phi_m[x]);
+                }
+                debug_assert!(rank[f] < rank[e]);
+                any_p |= in_p[f];
+            });
+        }
+        in_p[e] = moved && !any_p;
+    }
+    // Reduce, over the rank order so that classes are numbered by least word.
+    let mut gens: Vec<usize> = phi_m.iter().copied().filter(|&g| g != 0).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let (class, count) = monoid::reduce(
+        size,
+        &|i| in_p[order[i]],
+        &|i, g| rank[mul(order[i], gens[g])],
+        gens.len(),
+    );
+    let mut rep = vec![usize::MAX; count];
+    for (i, &c) in class.iter().enumerate() {
+        if rep[c as usize] == usize::MAX {
+            rep[c as usize] = order[i];
+        }
+    }
+    let mut table = vec![0u32; count * count];
+    for c1 in 0..count {
+        for c2 in 0..count {
+            table[c1 * count + c2] = class[rank[mul(rep[c1], rep[c2])]];
+        }
+    }
+    let m = Monoid {
+        order: count,
+        table,
+        p: rep.iter().map(|&e| in_p[e]).collect(),
+        words: rep.iter().map(|&e| words[e].clone()).collect(),
+    };
+    let phi = phi_m.iter().map(|&e| class[rank[e]]).collect();
+    Some((m, phi))
+}
