@@ -154,7 +154,9 @@ pub enum ApiError {
     #[error(transparent)]
     Position(#[from] PositionError),
     /// A misère quotient asked for past the largest heap limit.
-    #[error("a misère quotient to heap {max_heap} is beyond what is computed (heap {limit} at most)")]
+    #[error(
+        "a misère quotient to heap {max_heap} is beyond what is computed (heap {limit} at most)"
+    )]
     QuotientHeapTooLarge {
         /// The heap limit asked for.
         max_heap: u64,
