@@ -336,19 +336,31 @@ impl Search<'_> {
 }
 
 /// Decides the sum of `heaps` of `rule` under misère play: by Bouton's theorem when every heap
-/// moves exactly like a Nim heap (any size); otherwise from misère canonical forms, with at most
-/// `limit` distinct forms; when those outgrow the limit, by exhaustive search visiting at most
-/// `limit` distinct positions. All three are exact.
+/// moves exactly like a Nim heap (any size); otherwise, for small positions, from misère
+/// canonical forms or an exhaustive search within a small budget; then from the game's misère
+/// quotient when one is certified ([`analyze_by_quotient`]); then from canonical forms with at
+/// most `limit` distinct forms, and when those outgrow the limit, by exhaustive search visiting
+/// at most `limit` distinct positions. All are exact.
 pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnalysis, MisereError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if nim_like(rule, max) {
         return Ok(bouton(heaps));
+    }
+    // Small positions first by forms or search within a small budget: they are decided at once
+    // that way, where finding the game's quotient can take seconds (0.07 gives up at heap 26
+    // after one or two), and a program that asks about many small positions would pay that
+    // each time.
+    if let Ok(a) = analyze_without_quotient(rule, heaps, limit.min(QUICK_LIMIT)) {
+        return Ok(a);
     }
     if let Some(a) = analyze_by_quotient(rule, heaps) {
         return Ok(a);
     }
     analyze_without_quotient(rule, heaps, limit)
 }
+
+/// The budget (forms or positions) with which [`analyze`] tries a position before the quotient.
+const QUICK_LIMIT: usize = 20_000;
 
 /// [`analyze`] without the misère quotient: Bouton's theorem, canonical forms, then the
 /// search, within `limit`.
@@ -599,11 +611,20 @@ mod tests {
                 .method,
             Method::CanonicalForms { .. }
         ));
-        // With its certified quotient, at once, and the same answer.
-        let q = analyze(&kayles, &[5, 2], 1000).unwrap();
-        assert!(matches!(q.method, Method::Quotient { order: 40 }));
+        // With its certified quotient, at once, and the same answer; `analyze` takes the
+        // quotient for heaps past what forms decide within the quick budget.
+        let q = analyze_by_quotient(&kayles, &[5, 2]).unwrap();
+        assert!(matches!(q.method, Method::Quotient { .. }));
         let f = analyze_without_quotient(&kayles, &[5, 2], 1000).unwrap();
         assert_eq!((q.outcome, q.winning_moves), (f.outcome, f.winning_moves));
+        assert!(matches!(
+            analyze(&kayles, &[5, 2], 1000).unwrap().method,
+            Method::CanonicalForms { .. }
+        ));
+        assert!(matches!(
+            analyze(&kayles, &[1_000_001, 77, 12], 1000).unwrap().method,
+            Method::Quotient { .. }
+        ));
         // Canonical forms over budget (a huge hexadecimal heap): the search decides or refuses.
         let hex = Rule::parse("0.8").unwrap();
         assert!(analyze_by_forms(&hex, &[1_000_000], DEFAULT_LIMIT).is_none());
