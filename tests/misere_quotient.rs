@@ -12,58 +12,21 @@ use proptest::prelude::*;
 use nimseq::misere::quotient::{compute, Monoid, QuotientReport, QuotientSolver};
 use nimseq::rules::Rule;
 
+mod common;
+
+/// Misère outcomes by memoized search over the moves of [`common::Oracle`] (read off the
+/// digits, shared with the other brute-force tests).
 struct Oracle {
-    rule: Rule,
+    moves: common::Oracle,
     memo: HashMap<Vec<u16>, bool>,
 }
 
 impl Oracle {
     fn new(rule: &Rule) -> Oracle {
         Oracle {
-            rule: rule.clone(),
+            moves: common::Oracle::new(rule),
             memo: HashMap::new(),
         }
-    }
-
-    fn moves(&self, pos: &[u16]) -> Vec<Vec<u16>> {
-        let mut out = Vec::new();
-        for (i, &h) in pos.iter().enumerate() {
-            if i > 0 && pos[i - 1] == h {
-                continue;
-            }
-            let rest: Vec<u16> = pos
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, &x)| x)
-                .collect();
-            let h = h as usize;
-            for k in 0..=h {
-                let d = self.rule.digit(k);
-                let left = h - k;
-                let mut leaves: Vec<Vec<usize>> = Vec::new();
-                if d.takes_all() && k >= 1 && left == 0 {
-                    leaves.push(vec![]);
-                }
-                if d.leaves_one() && k >= 1 && left >= 1 {
-                    leaves.push(vec![left]);
-                }
-                if d.leaves_two() {
-                    for a in 1..left {
-                        if a <= left - a && !(d.unequal && 2 * a == left) {
-                            leaves.push(vec![a, left - a]);
-                        }
-                    }
-                }
-                for l in leaves {
-                    let mut p = rest.clone();
-                    p.extend(l.iter().map(|&x| x as u16));
-                    p.sort_unstable();
-                    out.push(p);
-                }
-            }
-        }
-        out
     }
 
     /// Is the sorted position a misère P-position?
@@ -71,7 +34,7 @@ impl Oracle {
         if let Some(&v) = self.memo.get(pos) {
             return v;
         }
-        let moves = self.moves(pos);
+        let moves = self.moves.moves(pos);
         let v = !moves.is_empty() && moves.iter().all(|m| !self.is_p(m));
         self.memo.insert(pos.to_vec(), v);
         v
