@@ -228,6 +228,9 @@ pub fn api_error(e: ApiError) -> anyhow::Error {
 pub fn api_error_hinting(e: ApiError, hint: Option<&str>) -> anyhow::Error {
     match e {
         ApiError::Table(e) => table_error(e),
+        ApiError::QuotientHeapTooLarge { max_heap, limit } => usage(format!(
+            "--max-heap {max_heap} is too large for a misère quotient (at most {limit})"
+        )),
         ApiError::ZeroCount(of) => usage(format!("{} must be at least 1", count_name(of))),
         ApiError::TooLarge { of, count } => match of {
             CountOf::Heap(h) => usage(format!("heap {h} is too large for this machine")),

@@ -33,12 +33,6 @@ pub struct QuotientArgs {
 pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
     let max = args.max_heap.unwrap_or(api::QUOTIENT_DEFAULT_MAX_HEAP);
-    if max > api::QUOTIENT_MAX_HEAP {
-        return Err(usage(format!(
-            "--max-heap {max} is too large for a misère quotient (at most {})",
-            api::QUOTIENT_MAX_HEAP
-        )));
-    }
     let signals = Signals::catch()?;
     // A heap can take long on a large quotient and the flag is read between heaps: a second
     // SIGINT or SIGTERM ends the process at once.
