@@ -18,6 +18,7 @@ fn nimseq_with(vars: &[(&str, &str)], args: &[&str]) -> Output {
         "NIMSEQ_KEYS",
         "NIMSEQ_SMALL",
         "NIMSEQ_PIPELINE",
+        "NIMSEQ_WITNESS",
     ] {
         cmd.env_remove(var);
     }
@@ -74,11 +75,13 @@ fn unknown_or_unavailable_tiers_are_refused() {
     }
     assert_refused(&[("NIMSEQ_LANES", "7")], "NIMSEQ_LANES=7");
     assert_refused(&[("NIMSEQ_KEYS", "maybe")], "NIMSEQ_KEYS=maybe");
+    assert_refused(&[("NIMSEQ_WITNESS", "1")], "NIMSEQ_WITNESS=1");
 }
 
 /// Every tier the processor has gives the same values as the exact engine, for games that run
 /// the scans on bytes (Grundy's game), on 16-bit keys and lanes (Officers past 256 values
-/// need 2^14 heaps and more; here its first heaps), and small mode (0.167).
+/// need 2^14 heaps and more; here its first heaps), and small mode (0.167); with the witness
+/// search as the tier does it and the other way round.
 #[test]
 fn every_tier_gives_the_same_values() {
     for (game, n) in [
@@ -89,9 +92,15 @@ fn every_tier_gives_the_same_values() {
         let exact = nimseq_with(&[], &["values", game, "-n", n, "--engine", "exact"]);
         assert!(exact.status.success());
         for t in Tier::available() {
-            for lanes in ["auto", "off"] {
+            // The witness search as the tier does it, and then the other way round.
+            let flipped = if t == Tier::PORTABLE { "off" } else { "on" };
+            for (lanes, witness) in [("auto", "auto"), ("off", flipped)] {
                 let o = nimseq_with(
-                    &[("NIMSEQ_ISA", t.name()), ("NIMSEQ_LANES", lanes)],
+                    &[
+                        ("NIMSEQ_ISA", t.name()),
+                        ("NIMSEQ_LANES", lanes),
+                        ("NIMSEQ_WITNESS", witness),
+                    ],
                     &[
                         "values",
                         game,
@@ -108,7 +117,10 @@ fn every_tier_gives_the_same_values() {
                     "{t}: {}",
                     String::from_utf8_lossy(&o.stderr)
                 );
-                assert!(o.stdout == exact.stdout, "{game} on {t}, lanes {lanes}");
+                assert!(
+                    o.stdout == exact.stdout,
+                    "{game} on {t}, lanes {lanes}, witness search {witness}"
+                );
             }
         }
     }

@@ -18,7 +18,9 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 /// with small mode, without it (every heap in blocks), and with small mode for values below 16
 /// among larger ones; with the blocks in a pipeline (whatever the threads); with AVX-512 and
 /// AVX2 also with step 1 in one lane register (common values below 32: most heaps of most games
-/// are clipped and some marked again pair by pair).
+/// are clipped and some marked again pair by pair); with the witness search of the scans' last
+/// targets where the tier does not search (and without where it does), from 64 pairs on so that
+/// small heaps search.
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
     let mut first: Option<Vec<u32>> = None;
@@ -30,7 +32,11 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
         } else {
             &[]
         };
-        for small in ["auto", "off", "below 16", "pipeline"].iter().chain(lanes) {
+        let witnesses = (tier != Tier::PORTABLE).then_some(64);
+        for small in ["auto", "off", "below 16", "pipeline", "witnesses"]
+            .iter()
+            .chain(lanes)
+        {
             let mut values = Values::default();
             let engine = Sparse::with_tier(rule, exec.clone(), tier);
             let mut engine = match *small {
@@ -38,6 +44,7 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
                 "off" => engine.without_small_mode(),
                 "pipeline" => engine.without_small_mode().with_pipeline(true),
                 "lanes 1" => engine.without_small_mode().with_lane_regs(Some(1)),
+                "witnesses" => engine.without_small_mode().with_witnesses(witnesses),
                 _ => engine.with_small_limit(16, true),
             };
             extend(&mut engine, &mut values, n, &mut |_| {

@@ -1,8 +1,8 @@
 //! How the sparse engine is tuned: the instruction-set tier its hot paths run on, and the
 //! switches kept for comparisons and debugging (step 1 in lanes, the scan on byte keys, small
-//! mode, the pipeline). A [`Tuning`] is a value: the program's edges (the binary, the Python
+//! mode, the pipeline, the witness search). A [`Tuning`] is a value: the program's edges (the binary, the Python
 //! module, the benchmarks) read it once from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`,
-//! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`), refuse what they cannot
+//! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`), refuse what they cannot
 //! honour, and make it the process's ([`Tuning::install`]); the engine never reads the
 //! environment. Without one installed, engines take [`Tuning::best`].
 
@@ -34,6 +34,9 @@ pub struct Tuning {
     pub small_mode: bool,
     /// The blocks in a pipeline (`None`: from four threads on).
     pub pipeline: Option<bool>,
+    /// The witness search of the scans' last targets (`None`: where the tier's scans are
+    /// scalar).
+    pub witnesses: Option<bool>,
 }
 
 /// A tuning variable with a value the engine cannot honour.
@@ -73,6 +76,7 @@ impl Tuning {
             scan_keys: true,
             small_mode: true,
             pipeline: None,
+            witnesses: None,
         }
     }
 
@@ -83,7 +87,8 @@ impl Tuning {
 
     /// The tuning that the variables `get` gives ask for: `NIMSEQ_ISA` a tier's name (one of
     /// [`super::TIERS`] that the processor has), `NIMSEQ_LANES` `off` or a register count,
-    /// `NIMSEQ_KEYS` and `NIMSEQ_SMALL` `on` or `off`, `NIMSEQ_PIPELINE` `on`, `off` or `auto`.
+    /// `NIMSEQ_KEYS` and `NIMSEQ_SMALL` `on` or `off`, `NIMSEQ_PIPELINE` and `NIMSEQ_WITNESS`
+    /// `on`, `off` or `auto`.
     /// Unset or empty variables keep the default; any other value is refused.
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Tuning, TuningError> {
         let get = |name: &str| get(name).filter(|v| !v.trim().is_empty());
@@ -107,6 +112,7 @@ impl Tuning {
         t.scan_keys = switch("NIMSEQ_KEYS")?.unwrap_or(true);
         t.small_mode = switch("NIMSEQ_SMALL")?.unwrap_or(true);
         t.pipeline = switch("NIMSEQ_PIPELINE")?;
+        t.witnesses = switch("NIMSEQ_WITNESS")?;
         if let Some(v) = get("NIMSEQ_LANES") {
             let expected = || {
                 let regs: Vec<String> = Tuning::LANE_REGS.iter().map(|r| r.to_string()).collect();
@@ -186,11 +192,13 @@ mod tests {
             ("NIMSEQ_KEYS", "off"),
             ("NIMSEQ_SMALL", "off"),
             ("NIMSEQ_PIPELINE", "on"),
+            ("NIMSEQ_WITNESS", "off"),
         ]))
         .unwrap();
         assert_eq!(t.tier, Tier::PORTABLE);
         assert_eq!(t.lanes, LaneChoice::Off);
         assert!(!t.scan_keys && !t.small_mode);
+        assert_eq!(t.witnesses, Some(false));
         assert_eq!(t.pipeline, Some(true));
         let t = Tuning::from_vars(vars(&[("NIMSEQ_LANES", "12")])).unwrap();
         assert_eq!(t.lanes, LaneChoice::Regs(12));
@@ -200,6 +208,7 @@ mod tests {
             ("NIMSEQ_KEYS", "maybe"),
             ("NIMSEQ_SMALL", "0"),
             ("NIMSEQ_PIPELINE", "yes"),
+            ("NIMSEQ_WITNESS", "1"),
         ] {
             let e = Tuning::from_vars(vars(&[(var, value)])).unwrap_err();
             assert!(e.to_string().contains(var), "{e}");

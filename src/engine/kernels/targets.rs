@@ -190,6 +190,30 @@ impl<T: Cell> Targets<T> {
             .min()
     }
 
+    /// Writes the targets not yet met into `out`, as many as it holds, ascending for a vector
+    /// set; returns how many it wrote.
+    pub(crate) fn left(&self, out: &mut [u32]) -> usize {
+        let mut k = 0;
+        if self.vector() {
+            for (w, word) in self.values.chunks_exact(8).enumerate() {
+                let mut bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                while bits != 0 && k < out.len() {
+                    out[k] = 64 * w as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    k += 1;
+                }
+            }
+            return k;
+        }
+        for v in self.all.iter().map(|v| v.get()) {
+            if k < out.len() && self.map[v as usize] != 0 {
+                out[k] = v;
+                k += 1;
+            }
+        }
+        k
+    }
+
     /// If `v` is a target: marks it in `row`, removes it and returns true.
     #[inline(always)]
     pub(crate) fn meet(&mut self, v: u32, row: &mut [u8]) -> bool {

@@ -67,6 +67,7 @@ impl Sparse {
                 Part::first(pos)
             };
             self.refresh_keys(&vals[..pos]);
+            self.refresh_witnesses(&vals[..pos]);
             let (before, rest) = vals.split_at_mut(pos);
             let mut rows = std::mem::take(&mut self.rows);
             let mut scans = std::mem::take(&mut self.scans);
@@ -206,6 +207,10 @@ impl Sparse {
                 targets: Targets::new(self.width, self.mask, self.tier),
                 upto: Vec::new(),
                 chunk_from: 0,
+                cursor: self
+                    .witnesses
+                    .as_ref()
+                    .map(|_| Cursor::new(block.len(), self.width)),
             };
             let mut outcome = Ok(Finished::Done);
             for (i, w) in this_work.iter().enumerate() {

@@ -292,8 +292,12 @@ impl Sparse {
         self.far_rare_pairs(rows, scans, vals, n0, part);
         if part.scan {
             let mut targets = Targets::new(width, self.mask, self.tier);
+            // Small parts from here on pair with large ones below the limit for every heap.
+            let from = (n0 + scans.len()).saturating_sub(part.lim);
+            let mut cursor = self.witnesses.as_ref().map(|_| Cursor::new(from, width));
             for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
-                *fs = self.far_scan(&mut row[..width], &mut targets, vals, n0 + i, part, *fs);
+                let (n, c) = (n0 + i, cursor.as_mut());
+                *fs = self.far_scan(&mut row[..width], &mut targets, vals, n, part, *fs, c);
             }
         }
     }
@@ -480,6 +484,7 @@ impl Sparse {
     /// it in those pairs before where it stopped is marked. In each split the pairs with a heap
     /// in `from..lim` come first (`a` ascending, `r − a` descending), so they are scanned in
     /// the splits up to that one, and the scan goes on from there.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn far_scan<T: Cell>(
         &self,
@@ -489,6 +494,7 @@ impl Sparse {
         n: usize,
         part: Part,
         marked: FarScan,
+        cursor: Option<&mut Cursor>,
     ) -> FarScan {
         let lim = part.lim;
         let (c, clipped) = self.least_open(row, vals, n, lim, marked.clipped);
@@ -515,14 +521,19 @@ impl Sparse {
             }
         }
         if targets.need() > 0 {
-            (fs.split, fs.at) = self.scan_far(row, targets, vals, n, lim, (fs.split, fs.at));
+            let at = (fs.split, fs.at);
+            (fs.split, fs.at) = self.scan_far(row, targets, vals, n, lim, at, cursor);
         }
         fs
     }
 
     /// Scans the pairs of heap `n` with both parts below `lim` from `(split, at)` on, until every
     /// target that must be met is; returns where it stopped (`split` past the last split when the
-    /// pairs ran out first).
+    /// pairs ran out first). With a `cursor` (small parts from its `from` on), once few targets
+    /// are left the [`Witnesses`] search looks for them by value: the scan in order goes on in
+    /// stretches of growing length, and the search runs once, at the first end of a stretch
+    /// with at most [`FEW_LEFT`] targets left.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn scan_far<T: Cell>(
         &self,
@@ -532,8 +543,14 @@ impl Sparse {
         n: usize,
         lim: usize,
         from: (usize, usize),
+        mut cursor: Option<&mut Cursor>,
     ) -> (usize, usize) {
         let splits = &self.moves.leave_two;
+        let witnesses = self
+            .witnesses
+            .as_ref()
+            .filter(|w| cursor.is_some() && w.ready(self.width));
+        let mut stretch = witnesses.map_or(usize::MAX, |w| w.first_stretch);
         for (i, s) in splits.iter().enumerate().skip(from.0) {
             if s.take + 2 > n {
                 break;
@@ -542,27 +559,60 @@ impl Sparse {
             let a0 = far_first(r, lim);
             let mut lo = if i == from.0 { a0.max(from.1) } else { a0 };
             let hi = last_pair(r, s.unequal) + 1;
-            // The chunks the byte keys cover first, then the rest on the cells.
-            if let Some(keys) = self
-                .scan_keys
-                .as_ref()
-                .filter(|k| k.covered() == vals.len())
-            {
-                let last_rare = self.rare_pos.last().copied().unwrap_or(0);
-                let end = keys.chunks_end(r, lo, hi, last_rare);
-                if end > lo {
-                    match scan_keys(row, targets, keys, r, lo, end) {
-                        Ok(at) => return (i, at),
-                        Err(reached) => lo = reached,
-                    }
-                }
-            }
-            if lo < hi {
-                if let Some(at) = scan(row, targets, vals, vals, r, lo, hi) {
+            while lo < hi {
+                let end = match cursor {
+                    Some(_) => hi.min(lo.saturating_add(stretch)),
+                    None => hi,
+                };
+                if let Some(at) = self.scan_pairs(row, targets, vals, r, lo, end) {
                     return (i, at);
+                }
+                lo = end;
+                stretch = stretch.saturating_mul(2);
+                if let (Some(w), Some(c)) = (witnesses, cursor.as_deref_mut()) {
+                    if targets.need() <= FEW_LEFT {
+                        w.search(c, row, targets, vals, n, splits);
+                        cursor = None;
+                        if targets.need() == 0 {
+                            return (i, lo);
+                        }
+                    }
                 }
             }
         }
         (splits.len(), 0)
+    }
+
+    /// The scan of the pairs `(a, r − a)`, `a` in `lo..hi` (both parts below the scan's limit):
+    /// the chunks the byte keys cover first, then the rest on the cells. `Some(b)` once every
+    /// target is met (see [`scan`]).
+    #[inline(always)]
+    fn scan_pairs<T: Cell>(
+        &self,
+        row: &mut [u8],
+        targets: &mut Targets<T>,
+        vals: &[T],
+        r: usize,
+        mut lo: usize,
+        hi: usize,
+    ) -> Option<usize> {
+        if let Some(keys) = self
+            .scan_keys
+            .as_ref()
+            .filter(|k| k.covered() == vals.len())
+        {
+            let last_rare = self.rare_pos.last().copied().unwrap_or(0);
+            let end = keys.chunks_end(r, lo, hi, last_rare);
+            if end > lo {
+                match scan_keys(row, targets, keys, r, lo, end) {
+                    Ok(at) => return Some(at),
+                    Err(reached) => lo = reached,
+                }
+            }
+        }
+        if lo < hi {
+            return scan(row, targets, vals, vals, r, lo, hi);
+        }
+        None
     }
 }

@@ -16,6 +16,9 @@ pub(super) struct Finisher<'a, 'l, T> {
     /// The chunk being finished starts at this heap of the block: the near rare pairs whose
     /// other heap lies before it are marked for the whole chunk at once ([`Finisher::columns`]).
     pub(super) chunk_from: usize,
+    /// Where the witness lists start for the block's heaps (small parts from the block's
+    /// length on: their large parts lie before the block), when the engine searches.
+    pub(super) cursor: Option<Cursor>,
 }
 
 impl<T: Cell> Finisher<'_, '_, T> {
@@ -246,7 +249,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
         } else {
             (0, 0)
         };
-        if e.scan_far(row, tg, view.before, n, lim, from).0 < m.leave_two.len() {
+        if e.scan_far(row, tg, view.before, n, lim, from, self.cursor.as_mut())
+            .0
+            < m.leave_two.len()
+        {
             return answer;
         }
         // The pairs with a part at or above lim.

@@ -45,13 +45,14 @@
 //! **Files.** This one: the engine's state (mask, rare positions, classes, keys), its
 //! constructors and the choice of mode. `blocks.rs`: the block scheme and the threads; `far.rs`:
 //! a block's far work; `finish.rs`: finishing a block heap by heap; `small.rs`: small mode;
-//! `dense.rs`: dense mode.
+//! `dense.rs`: dense mode; `witness.rs`: the witness search of a scan's last targets.
 
 mod blocks;
 mod dense;
 mod far;
 mod finish;
 mod small;
+mod witness;
 
 use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
@@ -67,11 +68,16 @@ use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
 use far::*;
 use finish::*;
+use witness::{Cursor, Witnesses, FEW_LEFT};
 
 /// Heaps per block (fewer when values are large): the threads meet once a block, so larger
 /// blocks waste less of the second thread; the near work of a block grows with it (512 and 1024
 /// were no faster on two threads than 256, within the noise).
 const BLOCK: usize = 256;
+
+/// Pairs a far scan goes through before it first looks at whether few enough targets are left
+/// for the witness search (then twice as many before each next look).
+const FIRST_STRETCH: usize = 512;
 
 /// Dense mode is considered from this many heaps on, and looked at again this often.
 const DENSE_MIN: usize = 4096;
@@ -142,6 +148,9 @@ pub struct Sparse {
     /// Whether the first scans of a block run while the block before it is finished (see
     /// [`Sparse::with_pipeline`]); `None`: from [`PIPELINE_THREADS`] threads on.
     pipeline: Option<bool>,
+    /// The first heaps of each value for the witness search of the scans' last targets
+    /// (`witness.rs`), or `None` for none.
+    witnesses: Option<Witnesses>,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -198,7 +207,13 @@ impl Sparse {
     /// An engine for `rule` on `exec`, tuned by `tuning`.
     pub fn with_tuning(rule: &Rule, exec: Executor, tuning: &Tuning) -> Sparse {
         let mut engine = Sparse::with_tier(rule, exec, tuning.tier)
-            .with_scan_keys(tuning.scan_keys.then_some(KEYS_CAP));
+            .with_scan_keys(tuning.scan_keys.then_some(KEYS_CAP))
+            .with_witnesses(
+                tuning
+                    .witnesses
+                    .unwrap_or(tuning.tier.searches_witnesses())
+                    .then_some(FIRST_STRETCH),
+            );
         if !tuning.small_mode {
             engine = engine.without_small_mode();
         }
@@ -271,6 +286,9 @@ impl Sparse {
             small_limit: 64,
             small_always: false,
             pipeline: None,
+            witnesses: tier
+                .searches_witnesses()
+                .then(|| Witnesses::new(FIRST_STRETCH)),
         };
         s.classify();
         s
@@ -379,6 +397,22 @@ impl Sparse {
         if let Some(keys) = &mut self.scan_keys {
             keys.extend(vals);
         }
+    }
+
+    /// Brings the witness lists to the heaps of `vals` (those before the next block).
+    fn refresh_witnesses<T: Cell>(&mut self, vals: &[T]) {
+        if let Some(w) = &mut self.witnesses {
+            w.extend(vals, self.width, &self.hist);
+        }
+    }
+
+    /// The same engine with the witness search of the scans' last targets, first looked at
+    /// after `Some(stretch)` pairs (512 unless said), or without (`None`), instead of as its
+    /// tier says ([`Tier::searches_witnesses`]); for tests (a short stretch lets small heaps
+    /// search) and measurements.
+    pub fn with_witnesses(mut self, stretch: Option<usize>) -> Sparse {
+        self.witnesses = stretch.map(Witnesses::new);
+        self
     }
 
     /// The keys for step 1 in vector lanes: the fewest registers (4 to 16) whose keys cover all
