@@ -1,6 +1,7 @@
 //! The loops with AVX2: the scans, 32 pairs at a time (reversed with byte shuffles, or on the
 //! byte keys), their keys tested against the key set of the targets with byte lookups
-//! (`vpshufb`); step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
+//! (`vpshufb`), and a byte scan's last two targets compared with directly, 64 pairs a step;
+//! step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
 
 use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
 use std::arch::x86_64::*;
@@ -207,7 +208,7 @@ pub(super) unsafe fn scan_keys(
         // SAFETY: rare values are below 512 ≤ row.len() (checked above).
         unsafe { *row.get_unchecked_mut(v) = 1 };
     };
-    scan_steps(row, tg, lo, end, step, meet)
+    scan_steps(row, tg, lo, end, 0, step, meet)
 }
 
 /// Steps of 32 pairs between two looks at the hits of [`scan_steps`], once the first few
@@ -225,13 +226,15 @@ const FIRST: usize = 2;
 /// must take a hit met already in the batch as a pair's value like any other): one
 /// branch a batch instead of a mispredicted one for each step that hits, and
 /// the stop as exact as one by one. `Ok(b)` once every target is met, `b` the pair after
-/// the one that met the last; `Err(a)`, `a` the first pair not looked at, otherwise.
+/// the one that met the last; `Err(a)`, `a` the first pair not looked at, otherwise, or as
+/// soon as at most `few` targets are left at the end of a batch.
 #[inline(always)]
 fn scan_steps<T: Copy + Default, U>(
     row: &mut [u8],
     tg: &mut Targets<U>,
     lo: usize,
     end: usize,
+    few: usize,
     mut step: impl FnMut(usize, __m256i, &mut [T; 32]) -> u32,
     meet: impl Fn(&mut Targets<U>, &mut __m256i, T, &mut [u8]),
 ) -> Result<usize, usize> {
@@ -245,7 +248,7 @@ fn scan_steps<T: Copy + Default, U>(
     let mut a = lo;
     let mut steps = 0;
     let found = 'scan: {
-        while a + 32 <= end {
+        while a + 32 <= end && tg.need > few {
             let batch = if steps < FIRST { 1 } else { BATCH }.min((end - a) / 32);
             let mut any = 0;
             for j in 0..batch {
@@ -531,11 +534,70 @@ macro_rules! scan_cells {
             let (k, target) = tg.meet_any(v, row);
             *set = without_key(*set, k, target);
         };
-        match scan_steps($row, $tg, $lo, $hi, $step, meet) {
+        match scan_steps($row, $tg, $lo, $hi, 0, $step, meet) {
             Ok(stop) => Some(stop),
             Err(a) => scan_tail($row, $tg, $left, $right, $rr, a, $hi),
         }
     }};
+}
+
+/// Targets left once a byte scan compares with them one by one (Grundy's game at 2^20: half
+/// its pairs are scanned with at most two left).
+const FEW_U8: usize = 2;
+
+/// The rest of a byte scan once at most [`FEW_U8`] targets are left (and one at least): 64
+/// pairs a step compared with each target (two compares, no set lookup), a hit met exactly
+/// and the scan going on from the pair after it. As [`scan_u8`] returns.
+///
+/// # Safety
+/// As [`scan_u8`]; every target below 256.
+#[inline]
+#[target_feature(enable = "avx2,bmi1")]
+unsafe fn scan_few_u8(
+    row: &mut [u8],
+    tg: &mut Targets<u8>,
+    left: &[u8],
+    right: &[u8],
+    rr: usize,
+    mut a: usize,
+    hi: usize,
+) -> Option<usize> {
+    // The targets left, each in every byte of a register (the last repeated to fill them).
+    let wanted = |tg: &Targets<u8>| {
+        let mut t = [0u32; FEW_U8];
+        let k = tg.left(&mut t);
+        debug_assert!(k >= 1);
+        std::array::from_fn::<__m256i, FEW_U8, _>(|i| _mm256_set1_epi8(t[i.min(k - 1)] as i8))
+    };
+    let mut want = wanted(tg);
+    while a + 64 <= hi {
+        // SAFETY: a + 64 ≤ hi ≤ left.len(); rr − a − 63 ≥ rr + 1 − hi ≥ 0; rr − a ≤ rr − lo.
+        let (x0, x1) = unsafe {
+            (
+                pairs_u8(left, right, rr, a),
+                pairs_u8(left, right, rr, a + 32),
+            )
+        };
+        let hits = |x: __m256i| {
+            let eq = want.iter().fold(_mm256_setzero_si256(), |eq, &t| {
+                _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, t))
+            });
+            _mm256_movemask_epi8(eq) as u32
+        };
+        let m = u64::from(hits(x0)) | u64::from(hits(x1)) << 32;
+        if m == 0 {
+            a += 64;
+            continue;
+        }
+        let b = a + m.trailing_zeros() as usize;
+        tg.meet(u32::from(left[b] ^ right[rr - b]), row);
+        a = b + 1;
+        if tg.need == 0 {
+            return Some(a);
+        }
+        want = wanted(tg);
+    }
+    scan_tail(row, tg, left, right, rr, a, hi)
 }
 
 /// [`super::scan`] over byte values.
@@ -560,7 +622,22 @@ pub(super) unsafe fn scan_u8(
             set_hits(x, set)
         }
     };
-    scan_cells!(row, tg, left, right, rr, lo, hi, step)
+    if tg.low != u32::MAX {
+        return scan_cells!(row, tg, left, right, rr, lo, hi, step);
+    }
+    // Below 256 a key is its value; once few targets are left, they are compared with.
+    let meet = |tg: &mut Targets<_>, set: &mut __m256i, v, row: &mut [u8]| {
+        let (k, target) = tg.meet_any(v, row);
+        *set = without_key(*set, k, target);
+    };
+    match scan_steps(row, tg, lo, hi, FEW_U8, step, meet) {
+        Ok(stop) => Some(stop),
+        // SAFETY: as this function's; the targets are bytes.
+        Err(a) if (1..=FEW_U8).contains(&tg.need) => unsafe {
+            scan_few_u8(row, tg, left, right, rr, a, hi)
+        },
+        Err(a) => scan_tail(row, tg, left, right, rr, a, hi),
+    }
 }
 
 /// [`super::scan`] over 16-bit values below 512.
