@@ -26,7 +26,7 @@ use super::survey::SurveyArgs;
 use super::usage;
 
 /// Address space each child may use (`RLIMIT_AS`).
-const CHILD_MEMORY: u64 = 4 << 30;
+const CHILD_MEMORY: libc::rlim_t = 4 << 30;
 
 /// Runs `survey --misere` on `games` and prints the table or JSON lines.
 pub fn survey_misere(args: &SurveyArgs, games: &[Game]) -> anyhow::Result<()> {
@@ -143,8 +143,8 @@ fn run_child(
     unsafe {
         cmd.pre_exec(|| {
             let limit = libc::rlimit {
-                rlim_cur: CHILD_MEMORY as libc::rlim_t,
-                rlim_max: CHILD_MEMORY as libc::rlim_t,
+                rlim_cur: CHILD_MEMORY,
+                rlim_max: CHILD_MEMORY,
             };
             if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
