@@ -484,7 +484,7 @@ fn groups_of_thousands_of_identical_games() {
 /// 8, |P| 2, wild; Siegel 2007). Rows equal the figures of `quotient --json`.
 #[test]
 fn misere_survey_of_a_pattern() {
-    let text = ok(&["survey", "0.7?", "--misere", "--budget", "0.5", "-q"]);
+    let text = ok(&["survey", "0.7?", "--misere", "--budget", "2", "-q"]);
     assert!(
         text.starts_with("| code | \\|Q\\| | \\|P\\| | certified at |"),
         "{text}"
@@ -493,9 +493,13 @@ fn misere_survey_of_a_pattern() {
         text.contains("| 0.75 | 8 | 2 | 21 | 2 (8) | no |  |"),
         "{text}"
     );
-    // 0.76 spends over 30 s on heap 12 alone: killed at its deadline (2 × 0.5 + 5 s).
+    // 0.76 reaches heap 11 (order 34) in 0.4 s, then spends over 30 s on heap 12: killed at
+    // its deadline (2 × 2 + 5 s); its row says where it was.
     assert!(
-        text.contains("| 0.76 | | | | | | killed after 6 s"),
+        text.contains(
+            "| 0.76 | | | | | | killed after 9 s: one heap ran past the budget \
+             (order 34 at heap 11) |"
+        ),
         "{text}"
     );
     // A file of codes that certify within a second, in JSON.

@@ -62,6 +62,10 @@ pub struct SurveyArgs {
     /// With --misere: seconds for each game, looked at between heaps [default: 5].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     budget: Option<f64>,
+    /// With --misere and one game: a line on stderr after each heap (read by the survey that
+    /// runs each game in a child process, to say where a killed game was).
+    #[arg(long, hide = true)]
+    heap_lines: bool,
     #[command(flatten)]
     run: super::RunArgs,
 }
@@ -156,6 +160,11 @@ impl SurveyArgs {
     /// `--quiet`.
     pub fn quiet(&self) -> bool {
         self.run.bar.quiet
+    }
+
+    /// `--heap-lines` (hidden).
+    pub fn heap_lines(&self) -> bool {
+        self.heap_lines
     }
 
     /// `--json`.

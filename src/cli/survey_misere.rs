@@ -19,11 +19,14 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::report::survey as out;
-use nimseq::survey::misere::{misere_survey, MisereOptions, MisereRow};
+use nimseq::survey::misere::{misere_row_watched, MisereOptions, MisereRow};
 use nimseq::survey::pattern::Game;
 
 use super::survey::SurveyArgs;
 use super::usage;
+
+/// How a child's heap lines begin: "nimseq: heap H: order K".
+const HEAP_LINE: &str = "nimseq: heap ";
 
 /// Address space each child may use (`RLIMIT_AS`).
 const CHILD_MEMORY: libc::rlim_t = 4 << 30;
@@ -50,8 +53,13 @@ pub fn survey_misere(args: &SurveyArgs, games: &[Game]) -> anyhow::Result<()> {
     };
     let quiet = args.quiet();
     let start = Instant::now();
-    let rows = if games.len() == 1 {
-        misere_survey(games, &opts, &|_| {})
+    let rows = if let [game] = games {
+        let lines = args.heap_lines();
+        vec![misere_row_watched(game, &opts, &mut |h, order| {
+            if lines {
+                eprintln!("{HEAP_LINE}{h}: order {order}");
+            }
+        })]
     } else {
         supervise(games, args, budget, quiet)?
     };
@@ -131,13 +139,20 @@ fn run_child(
     deadline: Duration,
 ) -> MisereRow {
     let mut cmd = Command::new(exe);
-    cmd.args(["survey", &game.rule.code(), "--misere", "--json", "--quiet"])
-        .args(["--max-heap", &max_heap.to_string()])
-        .args(["--max-order", &max_order.to_string()])
-        .args(["--budget", &budget.to_string(), "--threads", "1"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args([
+        "survey",
+        &game.rule.code(),
+        "--misere",
+        "--json",
+        "--quiet",
+        "--heap-lines",
+    ])
+    .args(["--max-heap", &max_heap.to_string()])
+    .args(["--max-order", &max_order.to_string()])
+    .args(["--budget", &budget.to_string(), "--threads", "1"])
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     // SAFETY: the closure runs in the child between fork and exec; it only calls setrlimit,
     // which is async-signal-safe, and touches no memory of the parent.
     unsafe {
@@ -157,15 +172,21 @@ fn run_child(
         Err(e) => return MisereRow::unfinished(game, format!("cannot start: {e}")),
     };
     let (status, stdout, stderr) = match wait_until(child, deadline) {
-        Some(r) => r,
-        None => {
+        Ok(r) => r,
+        Err(stderr) => {
+            // Where it was: the last heap it finished, and the order then.
+            let last = stderr
+                .lines()
+                .filter_map(|l| l.strip_prefix(HEAP_LINE)?.split_once(": order "))
+                .next_back()
+                .map_or(String::new(), |(h, k)| format!(" (order {k} at heap {h})"));
             return MisereRow::unfinished(
                 game,
                 format!(
-                    "killed after {:.0} s: one heap ran past the budget",
+                    "killed after {:.0} s: one heap ran past the budget{last}",
                     deadline.as_secs_f64()
                 ),
-            )
+            );
         }
     };
     match serde_json::from_str::<MisereRow>(stdout.trim()) {
@@ -177,7 +198,11 @@ fn run_child(
             let why = if stderr.contains("memory allocation") {
                 format!("out of memory (limit {} GiB a game)", CHILD_MEMORY >> 30)
             } else {
-                let last = stderr.lines().last().unwrap_or("no output").trim();
+                let last = stderr
+                    .lines()
+                    .rfind(|l| !l.starts_with(HEAP_LINE))
+                    .unwrap_or("no output")
+                    .trim();
                 format!("failed ({status}): {last}")
             };
             MisereRow::unfinished(game, why)
@@ -185,11 +210,12 @@ fn run_child(
     }
 }
 
-/// Waits for `child` until `deadline`, reading its output; kills it then (`None`).
+/// Waits for `child` until `deadline`, reading its output; kills it then (`Err` with what it
+/// wrote on stderr).
 fn wait_until(
     mut child: Child,
     deadline: Duration,
-) -> Option<(std::process::ExitStatus, String, String)> {
+) -> Result<(std::process::ExitStatus, String, String), String> {
     let began = Instant::now();
     // Read both pipes on threads so that a child writing much does not block.
     let mut so = child.stdout.take().expect("piped");
@@ -209,7 +235,7 @@ fn wait_until(
             Ok(Some(status)) => {
                 let o = out.join().unwrap_or_default();
                 let e = err.join().unwrap_or_default();
-                return Some((status, o, e));
+                return Ok((status, o, e));
             }
             Ok(None) if began.elapsed() < deadline => {
                 std::thread::sleep(Duration::from_millis(20));
@@ -218,8 +244,7 @@ fn wait_until(
                 let _ = child.kill();
                 let _ = child.wait();
                 let _ = out.join();
-                let _ = err.join();
-                return None;
+                return Err(err.join().unwrap_or_default());
             }
         }
     }

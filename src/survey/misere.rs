@@ -99,9 +99,19 @@ enum Stop {
 
 /// The row of one game within `opts`.
 pub fn misere_row(game: &Game, opts: &MisereOptions) -> MisereRow {
+    misere_row_watched(game, opts, &mut |_, _| {})
+}
+
+/// [`misere_row`], calling `on_heap(heap, order)` after each heap.
+pub fn misere_row_watched(
+    game: &Game,
+    opts: &MisereOptions,
+    on_heap: &mut dyn FnMut(usize, usize),
+) -> MisereRow {
     let began = Instant::now();
     let mut stop = None;
-    let (solver, err) = compute(&game.rule, opts.max_heap, opts.state_limit, |_, s| {
+    let (solver, err) = compute(&game.rule, opts.max_heap, opts.state_limit, |h, s| {
+        on_heap(h, s.monoid().order);
         if s.monoid().order > opts.max_order {
             stop = Some(Stop::Order);
         } else if began.elapsed() > opts.budget {
