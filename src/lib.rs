@@ -4,8 +4,8 @@
 //! - [`rules`]: game codes (octal, hexadecimal, `!`, repeating tails, subtraction sets, names);
 //! - [`engine`]: engines that compute values, and the driver that grows their storage;
 //! - [`analysis`]: statistics, rare-value structure, periodicity;
-//! - [`misere`]: misère play: canonical forms, genera, outcomes, misère quotients ([`mex`]: the
-//!   minimal excludant);
+//! - [`misere`]: misère play: canonical forms, genera, outcomes, misère quotients;
+//! - [`mex`]: the minimal excludant, one growable bit set for every engine and analysis;
 //! - [`position`]: sums of heaps: nim-sum, outcome, winning moves (normal and misère play);
 //! - [`graph`]: any finite impartial game as a directed graph, loopy or not;
 //! - [`hackenbush`]: Blue–Red (and green) Hackenbush strings;

@@ -165,6 +165,7 @@ EXAMPLES
   nimseq survey '0.???' -n 2^20 --out runs/s --shard 3/8
                                              part 3 of 8 into runs/s/survey-shard-3-of-8.jsonl
   nimseq survey-merge runs/s --out runs/s    the whole survey from the 8 parts
+  nimseq survey '0.??' --misere              misère quotients: |Q|, |P|, certified at, tame
 
 In a Slurm job array (sbatch --array=0-7), the shard comes from SLURM_ARRAY_TASK_ID and
 SLURM_ARRAY_TASK_COUNT (or _MIN/_MAX); see scripts/slurm/. A run that is stopped resumes from

@@ -53,6 +53,9 @@ const FLAGS: &[&str] = &[
     "--max-moves",
     "--max-forms",
     "--max-shift",
+    "--max-heap",
+    "--max-order",
+    "--budget",
     "--acyclic",
     "--frob",
     "-x",
@@ -170,6 +173,16 @@ proptest! {
         // positions is exponential (the heaps here are at most 10).
         if cmd == "period" && !args.iter().any(|a| a == "--max") {
             args.extend(["--max".to_string(), "64".to_string()]);
+        }
+        // A misère quotient can take minutes and gigabytes in one heap of a wild game (0.76
+        // at heap 12, 0.6 near heap 20): keep its heaps few (the numbers here are at most 10
+        // or refused), for `quotient` and for each game of `survey --misere`.
+        let misere_survey = cmd == "survey" && args.iter().any(|a| a == "--misere");
+        if (cmd == "quotient" || misere_survey) && !args.iter().any(|a| a == "--max-heap") {
+            args.extend(["--max-heap".to_string(), "8".to_string()]);
+        }
+        if misere_survey && !args.iter().any(|a| a == "--budget") {
+            args.extend(["--budget".to_string(), "0.5".to_string()]);
         }
         let Some((code, err)) = run(dir.path(), &args) else {
             return Err(TestCaseError::fail(format!("hang: nimseq {args:?}")));

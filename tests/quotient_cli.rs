@@ -24,6 +24,8 @@ fn json_has_the_documented_keys() {
         "table",
         "presentation",
         "changes",
+        "tame",
+        "tame_index",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
@@ -37,6 +39,26 @@ fn json_has_the_documented_keys() {
         v["certified_at"].as_u64().unwrap() as usize + 1
     );
     assert_eq!(v["table"].as_array().unwrap().len(), 8);
+    // R8 is wild (Siegel 2007).
+    assert_eq!(v["tame"], false);
+    assert_eq!(v["tame_index"], serde_json::Value::Null);
+}
+
+/// A Woolly Mammoth (Plambeck, "Taming the wild", INTEGERS 2005) has the tame quotient T_2.
+#[test]
+fn tame_quotients_say_so() {
+    let o = nimseq(&["quotient", "0.121", "--quiet"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("tame          yes: T_2,"), "{text}");
+    let o = nimseq(&["quotient", "0.121", "--json", "--quiet"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (v["tame"].clone(), v["tame_index"].clone()),
+        (true.into(), 2.into())
+    );
+    let o = nimseq(&["quotient", "0.75", "--quiet"]);
+    assert!(stdout(&o).contains("tame          no (wild)"));
 }
 
 #[test]

@@ -478,3 +478,57 @@ fn groups_of_thousands_of_identical_games() {
         assert!(codes.iter().all(|c| placed[c] == first), "{codes:?}");
     }
 }
+
+/// `survey --misere`: one row per code with |Q|, |P|, certified at and tame, each game in its
+/// own process; a game past its deadline gets a row that says so. Published: 0.75 is R8 (order
+/// 8, |P| 2, wild; Siegel 2007). Rows equal the figures of `quotient --json`.
+#[test]
+fn misere_survey_of_a_pattern() {
+    let text = ok(&["survey", "0.7?", "--misere", "--budget", "2", "-q"]);
+    assert!(
+        text.starts_with("| code | \\|Q\\| | \\|P\\| | certified at |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| 0.75 | 8 | 2 | 21 | 2 (8) | no |  |"),
+        "{text}"
+    );
+    // 0.76 reaches heap 11 (order 34) in 0.4 s, then spends over 30 s on heap 12: killed at
+    // its deadline (2 × 2 + 5 s); its row says where it was.
+    assert!(
+        text.contains(
+            "| 0.76 | | | | | | killed after 9 s: one heap ran past the budget \
+             (order 34 at heap 11) |"
+        ),
+        "{text}"
+    );
+    // A file of codes that certify within a second, in JSON.
+    let dir = tempfile::tempdir().unwrap();
+    let codes = dir.path().join("codes.txt");
+    std::fs::write(&codes, "0.1\n0.11\n0.15\n0.121\n").unwrap();
+    let json = ok(&["survey", s(&codes), "--misere", "--json", "-q"]);
+    let rows: Vec<Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        let code = r["code"].as_str().unwrap();
+        assert_eq!(r["certified"], true, "{code}");
+        let q: Value = serde_json::from_str(&ok(&[
+            "quotient",
+            code,
+            "--json",
+            "-q",
+            "--max-heap",
+            "300",
+        ]))
+        .unwrap();
+        for key in ["order", "p_count", "certified", "certified_at", "tame"] {
+            assert_eq!(r[key], q[key], "{code} {key}");
+        }
+    }
+    assert_usage_error(&["survey", "0.7?", "--misere", "-n", "10"], "");
+    assert_usage_error(&["survey", "0.7?", "--misere", "--budget", "-1"], "");
+    assert_usage_error(&["survey", "0.7?", "--max-heap", "10", "-n", "5"], "");
+}

@@ -12,7 +12,8 @@ tables on disk mapped into NumPy without a copy.
     '0.77'
 
 Functions: values, summary, period, play, quotient (misère), compute (a table on disk),
-hackenbush (canonical forms of Hackenbush positions of every colour). Classes: Rule, Table.
+hackenbush (canonical forms of Hackenbush positions of every colour), cost_estimate (the
+O(N^3) estimate that values, summary, compute and play warn with). Classes: Rule, Table.
 Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
 The dicts have the shapes of docs/JSON.md. Bad input raises ValueError, a missing or damaged
 table OSError, each with a one-line message naming the keyword argument at fault; Ctrl-C stops
@@ -25,6 +26,7 @@ from ._nimseq import (
     Table,
     __version__,
     compute,
+    cost_estimate,
     engine_tier,
     hackenbush,
     period,
@@ -40,6 +42,7 @@ __all__ = [
     "__version__",
     "engine_tier",
     "compute",
+    "cost_estimate",
     "hackenbush",
     "period",
     "play",

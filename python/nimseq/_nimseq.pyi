@@ -114,5 +114,9 @@ def hackenbush(components: Union[str, List[str]]) -> Json:
     """The dict of `nimseq hackenbush COMPONENT... --json`: canonical forms in CGSuite's
     notation, the outcome and the winning moves."""
 
+def cost_estimate(game: Game, n: Count) -> Optional[Json]:
+    """The O(N^3) cost estimate (game, count, options, seconds) that values(), summary(),
+    compute() and play() warn with (UserWarning), or None when no warning is due."""
+
 def quotient(game: Game, max_heap: Optional[Count] = None) -> Json:
     """The dict of `nimseq quotient GAME [--max-heap N] --json` (misère quotient)."""

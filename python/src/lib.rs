@@ -5,6 +5,7 @@
 //! terms (`n`, `max=`, `table=PATH`). Long computations run with the GIL released, look for
 //! Ctrl-C between chunks of heaps, and show a line of progress on stderr when it is a terminal.
 
+use std::ffi::CString;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -14,7 +15,7 @@ use numpy::ndarray::ArrayView1;
 use numpy::PyArray1;
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError,
-    PyOverflowError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
+    PyOverflowError, PyPermissionError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyString};
@@ -206,6 +207,16 @@ fn run_interruptible<T: Send>(
     result.map_err(|e| api_exception(e, interrupted))
 }
 
+/// Warns (`UserWarning`) before a run that the library estimates at half a minute or more
+/// ([`api::cost_warning`]: O(N³) codes), in the words the binary prints on stderr.
+fn warn_cost(py: Python<'_>, rule: &Rule, count: u64) -> PyResult<()> {
+    if let Some(e) = api::cost_warning(rule, count) {
+        let text = CString::new(format!("nimseq: {e}")).expect("no NUL in the estimate");
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
@@ -307,6 +318,7 @@ fn values<'py>(
     let count = count_of(n, "n")?;
     let kind = engine_of(engine)?;
     let exec = executor_of(threads)?;
+    warn_cost(py, &rule, count)?;
     let (values, _) = run_interruptible(py, |progress| {
         api::values(&rule, count, kind, &exec, progress)
     })?;
@@ -335,6 +347,7 @@ fn summary<'py>(
     let count = count_of(n, "n")?;
     let kind = engine_of(engine)?;
     let exec = executor_of(threads)?;
+    warn_cost(py, &rule, count)?;
     let s = run_interruptible(py, |progress| {
         api::summary(&rule, count, kind, &exec, progress)
     })?;
@@ -365,6 +378,7 @@ fn compute<'py>(
     let kind = engine_of(engine)?;
     let exec = executor_of(threads)?;
     let interval = seconds_of(checkpoint)?;
+    warn_cost(py, &rule, count)?;
     let s = run_interruptible(py, |progress| {
         api::compute_table(&rule, count, &table, kind, &exec, interval, progress)
     })
@@ -452,12 +466,34 @@ fn play<'py>(
         Some(path) => py
             .detach(|| api::play_from_table(&rule, &list, path, max_moves))
             .map_err(|e| api_exception(e, None))?,
-        None => run_interruptible(py, |progress| {
-            api::play(&rule, &list, kind, &exec, max_moves, progress)
-        })?,
+        None => {
+            let top = list.iter().copied().max().unwrap_or(0);
+            warn_cost(py, &rule, top.saturating_add(1))?;
+            run_interruptible(py, |progress| {
+                api::play(&rule, &list, kind, &exec, max_moves, progress)
+            })?
+        }
     };
     let json = json_object(py, &report::play_json(&rule, &a));
     json
+}
+
+/// The library's estimate of computing heaps 0 … n-1 of `game` when it is worth a warning (a
+/// hexadecimal code or a tail that splits costs O(N³); estimated at 30 seconds or more on one
+/// core): a dict game, count, options, seconds. None for a shorter or linear run. values(),
+/// summary(), compute() and play() warn with it (UserWarning) before such a run, in the words
+/// the command line prints on stderr; warnings.simplefilter('error') turns that into a refusal.
+#[pyfunction]
+fn cost_estimate<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let rule = rule_of(game)?;
+    let count = count_of(n, "n")?;
+    api::cost_warning(&rule, count)
+        .map(|e| json_object(py, &e))
+        .transpose()
 }
 
 /// The dict of `nimseq hackenbush COMPONENT... --json`: each component's canonical form (in
@@ -496,7 +532,8 @@ fn hackenbush<'py>(py: Python<'py>, components: &Bound<'py, PyAny>) -> PyResult<
 /// The misère quotient of an octal game, heap by heap until certified or heap `max_heap`
 /// (default 1000), as the dict of `nimseq quotient GAME --json`: game, order, p_count,
 /// certified, certified_at, stable_from, preperiod, period, heaps, identity, p, table,
-/// presentation, changes, … and `stopped` (why it ended uncertified, else None).
+/// presentation, changes, … `stopped` (why it ended uncertified, else None), `tame` (is it
+/// isomorphic to a quotient T_n of misère Nim) and `tame_index` (that n, else None).
 #[pyfunction]
 #[pyo3(signature = (game, max_heap = None))]
 fn quotient<'py>(
@@ -810,5 +847,6 @@ fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
     m.add_function(wrap_pyfunction!(quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(cost_estimate, m)?)?;
     Ok(())
 }

@@ -124,7 +124,9 @@ def test_period_of_0_354_is_the_binarys_long_proof(run_json):
     assert got["count"] == p["theorem_bound"] == 20_126_195
 
 
-@pytest.mark.parametrize("game,max_heap", [("0.75", None), ("kayles", None), ("0.07", "20")])
+@pytest.mark.parametrize(
+    "game,max_heap", [("0.75", None), ("kayles", None), ("0.07", "20"), ("0.121", None)]
+)
 def test_quotient_is_quotient_json(game, max_heap, run_json):
     extra = [] if max_heap is None else ["--max-heap", max_heap]
     expected = run_json("quotient", game, *extra, "--json", "--quiet")
@@ -142,3 +144,7 @@ def test_quotient_r8():
         assert key in q
     assert len(q["table"]) == 8 and all(len(row) == 8 for row in q["table"])
     assert q["stopped"] is None
+    # R8 is wild (Siegel 2007); a Woolly Mammoth (Plambeck 2005) has the tame T_2.
+    assert (q["tame"], q["tame_index"]) == (False, None)
+    m = nimseq.quotient("0.121")
+    assert (m["order"], m["tame"], m["tame_index"]) == (6, True, 2)

@@ -15,6 +15,7 @@
 //! [`ApiError::Stopped`] (a table keeps everything committed). Nothing here prints. The JSON
 //! shape of every result is documented in `docs/JSON.md`.
 
+mod cost;
 mod error;
 mod period;
 mod play;
@@ -30,6 +31,7 @@ use std::ops::ControlFlow;
 use crate::engine::Values;
 use crate::table;
 
+pub use cost::{cost_warning, CostEstimate, OPTIONS_PER_SECOND, WARN_SECONDS};
 pub use error::{held, table_error_is_input, ApiError, CountOf, ThreadsError};
 pub use period::{default_period_max, period, PeriodOptions};
 pub use play::{play, play_from_table, MAX_LISTED, MAX_OPTIONS};

@@ -4,7 +4,8 @@
 use std::ops::ControlFlow;
 
 use super::ApiError;
-use crate::misere::quotient::{QuotientError, QuotientReport};
+use crate::misere::quotient::QuotientError;
+use crate::misere::tame::Classified;
 use crate::rules::Rule;
 
 /// The largest heap limit accepted by [`quotient`].
@@ -19,13 +20,13 @@ pub const QUOTIENT_STATE_LIMIT: usize = 20_000_000;
 /// The misère quotient of `game`, heap by heap until it is certified or heap `max_heap`
 /// (default [`QUOTIENT_DEFAULT_MAX_HEAP`]) is done. `progress` is called after each heap with
 /// the heap and the order of the quotient; breaking stops the computation (the report says
-/// so). A computation that cannot go on (a refinement it does not compute, too many states)
+/// so). The result says whether the quotient is tame ([`crate::misere::tame`]). A computation that cannot go on (a refinement it does not compute, too many states)
 /// returns the quotient of the heaps before, with the error.
 pub fn quotient(
     game: &str,
     max_heap: Option<u64>,
     mut progress: impl FnMut(usize, usize) -> ControlFlow<()>,
-) -> Result<(QuotientReport, Option<QuotientError>), ApiError> {
+) -> Result<(Classified, Option<QuotientError>), ApiError> {
     let rule = Rule::parse(game)?;
     let max = max_heap.unwrap_or(QUOTIENT_DEFAULT_MAX_HEAP);
     if max > QUOTIENT_MAX_HEAP {
@@ -49,5 +50,5 @@ pub fn quotient(
             None => format!("heap limit {max} reached"),
         });
     }
-    Ok((report, err))
+    Ok((Classified::new(report), err))
 }

@@ -15,6 +15,7 @@ mod progress;
 mod quotient;
 mod report;
 mod survey;
+mod survey_misere;
 mod values;
 
 use std::io;
@@ -147,28 +148,15 @@ pub fn checked_count(count: u64) -> anyhow::Result<usize> {
 }
 
 /// Says on stderr (unless `--quiet`) what a run of `count` heaps of a costly rule (moves that
-/// leave three heaps, tails that split) will cost, before it starts, when that is more than
-/// about half a minute's work.
+/// leave three heaps, tails that split) will cost, before it starts, when the library's
+/// estimate ([`api::cost_warning`]) is half a minute's work or more.
 pub fn warn_cost(rule: &Rule, count: u64, bar: &BarArgs) {
-    if bar.quiet || !api::is_costly(rule) {
+    if bar.quiet {
         return;
     }
-    let options = api::estimated_options(rule, count);
-    // About 5e8 options a second on one core of this project's machine.
-    let seconds = options / 5e8;
-    if seconds < 30.0 {
-        return;
+    if let Some(e) = api::cost_warning(rule, count) {
+        eprintln!("nimseq: {e}; progress follows");
     }
-    let time = match seconds {
-        s if s < 5400.0 => format!("{:.0} minutes", s / 60.0),
-        s if s < 2.0 * 86400.0 => format!("{:.0} hours", s / 3600.0),
-        s => format!("{:.0} days", s / 86400.0),
-    };
-    eprintln!(
-        "nimseq: {}: heap n costs about n^2 options (O(N^3) in all): about {options:.1e} \
-         options for N = {count}, roughly {time} at 5e8 options a second; progress follows",
-        rule.code()
-    );
 }
 
 /// Says on stderr, above the bar (on a terminal, unless `--quiet`), that a table run resumes:

@@ -11,7 +11,7 @@ use nimseq::position::{misere, Analysis};
 use nimseq::report;
 use nimseq::rules::Rule;
 
-use super::progress::InMemory;
+use super::progress::{InMemory, Spinner};
 use super::{api_error, count_arg, reading_error, usage, RunArgs};
 
 /// Arguments of `play`.
@@ -32,7 +32,8 @@ pub struct PlayArgs {
     #[arg(long)]
     misere: bool,
     /// The budget of --misere: the most canonical forms (each with 8 units of work), then the
-    /// most positions the exhaustive search may visit.
+    /// most positions the exhaustive search may visit. The default takes up to about 11 s of one
+    /// core when both are exhausted; the time grows faster than the budget.
     #[arg(long, value_name = "POSITIONS", default_value = "2e6", value_parser = count_arg, allow_negative_numbers = true)]
     search_limit: u64,
     /// Engine for the heap values: exact (reference, O(N^2)) or auto.
@@ -65,7 +66,17 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let out = std::io::stdout().lock();
     if args.misere {
         let limit = usize::try_from(args.search_limit).unwrap_or(usize::MAX);
-        let mut a = misere::analyze(&rule, &heaps, limit)?;
+        let spinner = Spinner::new(&args.run.bar);
+        let r = misere::analyze_reporting(&rule, &heaps, limit, |stage| {
+            spinner.set_message(match stage {
+                misere::Stage::Quick => "misère play: small budget",
+                misere::Stage::Quotient => "misère play: the game's misère quotient",
+                misere::Stage::Forms => "misère play: canonical forms (--search-limit)",
+                misere::Stage::Search => "misère play: exhaustive search (--search-limit)",
+            })
+        });
+        spinner.finish();
+        let mut a = r?;
         a.list_at_most(max_moves);
         if args.json {
             report::write_misere_json(out, &rule, &a)?;

@@ -232,6 +232,42 @@ impl InMemory {
     }
 }
 
+/// A spinner with the elapsed time and what is under way, for a computation with no count to
+/// show (`play --misere`). Drawn only when stderr is a terminal and `--quiet` is not given; it
+/// ticks on its own thread, so it appears within a tenth of a second and moves while the
+/// library works.
+pub struct Spinner(Option<ProgressBar>);
+
+impl Spinner {
+    /// A spinner on a terminal, else nothing.
+    pub fn new(args: &BarArgs) -> Spinner {
+        let shown = !args.quiet && std::io::stderr().is_terminal();
+        Spinner(shown.then(|| {
+            let s = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            s.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("valid template"),
+            );
+            s.enable_steady_tick(Duration::from_millis(100));
+            s
+        }))
+    }
+
+    /// Sets the text after the time.
+    pub fn set_message(&self, text: &str) {
+        if let Some(s) = &self.0 {
+            s.set_message(text.to_string());
+        }
+    }
+
+    /// Removes the spinner.
+    pub fn finish(&self) {
+        if let Some(s) = &self.0 {
+            s.finish_and_clear();
+        }
+    }
+}
+
 /// The signal that asked the process to stop, if any (SIGINT or SIGTERM).
 #[derive(Clone)]
 pub struct Signals(Arc<AtomicUsize>);

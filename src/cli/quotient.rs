@@ -62,13 +62,13 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
     if let Some(e) = err {
         return Err(anyhow::anyhow!(
             "{e}; the quotient of heaps 0 .. {} is printed",
-            report.last_heap
+            report.report.last_heap
         ));
     }
     if let Some(signal) = signals.received() {
         return Err(Interrupted {
             signal,
-            message: format!("stopped by a signal after heap {}", report.last_heap),
+            message: format!("stopped by a signal after heap {}", report.report.last_heap),
         }
         .into());
     }

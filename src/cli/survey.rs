@@ -29,9 +29,9 @@ pub struct SurveyArgs {
     /// The games: a code with '?' for any octal digit (0.??, 0.1?, 4.???), or a file with one code per line.
     #[arg(value_name = "PATTERN")]
     pattern: String,
-    /// Heaps 0 .. N-1 of every game (1000, 1e6, 2^20).
-    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
-    count: u64,
+    /// Heaps 0 .. N-1 of every game (1000, 1e6, 2^20). Not with --misere.
+    #[arg(short = 'n', long = "count", value_name = "N", value_parser = count_arg, allow_negative_numbers = true, required_unless_present = "misere", conflicts_with = "misere")]
+    count: Option<u64>,
     /// Engine: exact (reference, O(N^2)) or auto (the fastest that applies).
     #[arg(long, default_value = "auto", value_name = "ENGINE")]
     engine: EngineKind,
@@ -47,6 +47,25 @@ pub struct SurveyArgs {
     /// Largest heap shift compared when grouping equivalent games.
     #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S", allow_negative_numbers = true)]
     max_shift: usize,
+    /// The misère quotient of every game instead (Plambeck and Siegel; see 'nimseq quotient'):
+    /// |Q|, |P|, the heap where it was certified, the period of its heaps' elements, tame.
+    /// Each game stops when certified, or at --max-heap, --max-order or --budget (looked at
+    /// between heaps) with its partial quotient.
+    #[arg(long, conflicts_with_all = ["out", "shard", "engine"])]
+    misere: bool,
+    /// With --misere: the largest heap of each game [default: 300].
+    #[arg(long, value_name = "N", value_parser = count_arg)]
+    max_heap: Option<u64>,
+    /// With --misere: stop a game whose quotient grows past this order [default: 1000].
+    #[arg(long, value_name = "K", value_parser = count_arg)]
+    max_order: Option<u64>,
+    /// With --misere: seconds for each game, looked at between heaps [default: 5].
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    budget: Option<f64>,
+    /// With --misere and one game: a line on stderr after each heap (read by the survey that
+    /// runs each game in a child process, to say where a killed game was).
+    #[arg(long, hide = true)]
+    heap_lines: bool,
     #[command(flatten)]
     run: super::RunArgs,
 }
@@ -127,9 +146,40 @@ fn resume(partial: &Path, header: &Header) -> anyhow::Result<Vec<GameRecord>> {
     Ok(file.records)
 }
 
+impl SurveyArgs {
+    /// `--max-heap`, `--max-order` and `--budget` (for `survey --misere`).
+    pub fn misere_limits(&self) -> (u64, u64, f64) {
+        let d = nimseq::survey::misere::MisereOptions::default();
+        (
+            self.max_heap.unwrap_or(d.max_heap as u64),
+            self.max_order.unwrap_or(d.max_order as u64),
+            self.budget.unwrap_or(d.budget.as_secs_f64()),
+        )
+    }
+
+    /// `--quiet`.
+    pub fn quiet(&self) -> bool {
+        self.run.bar.quiet
+    }
+
+    /// `--heap-lines` (hidden).
+    pub fn heap_lines(&self) -> bool {
+        self.heap_lines
+    }
+
+    /// `--json`.
+    pub fn json(&self) -> bool {
+        self.json
+    }
+
+    /// `--threads` (or the Slurm allocation).
+    pub fn thread_count(&self) -> Option<usize> {
+        self.run.thread_count()
+    }
+}
+
 /// Runs `survey`.
 pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
-    let count = checked_count(args.count)?;
     if let Some(dir) = &args.out {
         super::check_out_dir(dir, "--out")?;
     }
@@ -149,6 +199,16 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
         }
         e => usage(e),
     })?;
+    if args.misere {
+        return super::survey_misere::survey_misere(&args, &games);
+    }
+    // (clap's `requires` counts a flag's default `false` as present.)
+    if args.max_heap.is_some() || args.max_order.is_some() || args.budget.is_some() {
+        return Err(usage(
+            "--max-heap, --max-order and --budget are limits of survey --misere",
+        ));
+    }
+    let count = checked_count(args.count.expect("required without --misere"))?;
     let shard = match args.shard {
         Some(s) => s,
         None => Shard::from_slurm(|k| std::env::var(k).ok())

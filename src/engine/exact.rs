@@ -7,50 +7,10 @@
 use super::{Cell, Fill, Overflow};
 use crate::rules::{MoveSet, Rule};
 
-/// A bit set of option values, cleared for each heap; its first clear bit is the mex.
-#[derive(Debug, Default, Clone)]
-pub struct MexSet {
-    words: Vec<u64>,
-    used: usize,
-}
-
-impl MexSet {
-    /// Clears the set for values below `span` (a power of two).
-    #[inline]
-    pub fn reset(&mut self, span: usize) {
-        let need = span / 64 + 1;
-        if self.words.len() < need {
-            self.words.resize(need, 0);
-        }
-        self.words[..self.used.max(need)].fill(0);
-        self.used = need;
-    }
-
-    /// Marks `v`, which must be below the span given to [`MexSet::reset`].
-    #[inline(always)]
-    pub fn mark(&mut self, v: u32) {
-        let v = v as usize;
-        self.words[v >> 6] |= 1 << (v & 63);
-    }
-
-    /// Is `v` marked?
-    #[inline(always)]
-    pub fn contains(&self, v: u32) -> bool {
-        let v = v as usize;
-        v >> 6 < self.used && self.words[v >> 6] >> (v & 63) & 1 != 0
-    }
-
-    /// The least value not marked.
-    #[inline]
-    pub fn mex(&self) -> u32 {
-        for (i, &w) in self.words[..self.used].iter().enumerate() {
-            if w != u64::MAX {
-                return (i * 64) as u32 + (!w).trailing_zeros();
-            }
-        }
-        (self.used * 64) as u32
-    }
-}
+/// The bit set of option values, cleared for each heap; its first clear bit is the mex. It is
+/// the crate's one mex set ([`crate::mex`]), named here too because the engine's interface
+/// has always offered it.
+pub use crate::mex::MexSet;
 
 /// The smallest power of two above every value up to `max_value`: XORs of such values stay below it.
 #[inline]
@@ -158,21 +118,6 @@ impl Fill for Exact {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mex_set() {
-        let mut s = MexSet::default();
-        s.reset(128);
-        assert_eq!(s.mex(), 0);
-        for v in 0..70 {
-            s.mark(v);
-        }
-        assert_eq!(s.mex(), 70);
-        assert!(s.contains(69) && !s.contains(70));
-        s.reset(2);
-        assert_eq!(s.mex(), 0);
-        assert!(!s.contains(69));
-    }
 
     #[test]
     fn kayles_start() {

@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use super::Graph;
+use crate::mex::MexSet;
 
 /// The value of a vertex.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -106,24 +107,18 @@ fn peel(g: &Graph) -> (Vec<u32>, Vec<u32>) {
     let mut ready: Vec<u32> = (0..n as u32)
         .filter(|&v| remaining[v as usize] == 0)
         .collect();
-    let max_degree = (0..n as u32)
-        .map(|v| g.followers(v).len())
-        .max()
-        .unwrap_or(0);
-    // seen[x] == stamp: value x occurs among the current vertex's followers.
-    let mut seen = vec![UNLABELLED; max_degree + 1];
+    // The followers' values; a value past the out-degree cannot be the mex, so is not marked.
+    let mut seen = MexSet::new();
     while let Some(v) = ready.pop() {
         let fs = g.followers(v);
+        seen.reset(fs.len());
         for &w in fs {
-            let x = label[w as usize] as usize;
-            if x < seen.len() {
-                seen[x] = v;
+            let x = label[w as usize];
+            if (x as usize) < fs.len() {
+                seen.mark(x);
             }
         }
-        let mex = (0..seen.len())
-            .find(|&x| seen[x] != v)
-            .unwrap_or(seen.len());
-        label[v as usize] = mex as u32;
+        label[v as usize] = seen.mex();
         for &p in g.predecessors(v) {
             let r = &mut remaining[p as usize];
             *r -= 1;

@@ -40,6 +40,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::genus::{self, Genus};
 use super::MisereError;
+use crate::mex::mex;
 
 /// The id of a canonical form: an index into [`Forms`]. Equal ids ⇔ like games.
 pub type FormId = u32;
@@ -435,8 +436,6 @@ impl Forms {
         (n != NONE).then_some(n)
     }
 }
-
-pub use crate::mex::mex;
 
 #[cfg(test)]
 mod tests {

@@ -28,6 +28,7 @@ pub mod forms;
 pub mod genus;
 mod heaps;
 pub mod quotient;
+pub mod tame;
 
 pub use forms::{FormId, Forms, ZERO};
 pub use genus::Genus;

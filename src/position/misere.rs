@@ -30,7 +30,8 @@ pub const MOVES_PER_POSITION: usize = 16;
 pub const OPTIONS_PER_POSITION: usize = 4;
 
 /// Canonical forms may do `WORK_PER_FORM` units of work ([`crate::misere::Forms::with_budget`])
-/// per allowed form: with the default limit, about ten seconds before the search takes over. (The
+/// per allowed form: with the default limit, a few seconds before the search takes over (both
+/// together: about 11 s of one core, [`analyze`]). (The
 /// number of forms alone bounds memory but not time: Kayles 20 + 25 + 30 needed 3·10^5 forms
 /// and 10^8 likeness tests, minutes of work.)
 pub const WORK_PER_FORM: u64 = 8;
@@ -341,7 +342,36 @@ impl Search<'_> {
 /// quotient when one is certified ([`analyze_by_quotient`]); then from canonical forms with at
 /// most `limit` distinct forms, and when those outgrow the limit, by exhaustive search visiting
 /// at most `limit` distinct positions. All are exact.
+///
+/// The cost grows faster than the limit: with the default limit ([`DEFAULT_LIMIT`]) a position
+/// that exhausts both budgets (Officers 20 + 30 + 40) takes about 11 s of one core (measured on
+/// a 2-core AMD EPYC Zen 4: 0.5 s at 2·10^5, 4.3 s at 10^6, 11 s at 2·10^6); the wall time is
+/// longer on a loaded machine.
 pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnalysis, MisereError> {
+    analyze_reporting(rule, heaps, limit, |_| {})
+}
+
+/// A part of [`analyze`], announced to [`analyze_reporting`]'s caller as it starts, for a
+/// progress display; a position decided at once (Bouton's theorem) announces none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Canonical forms or search within the quick budget (20,000).
+    Quick,
+    /// The game's misère quotient (order at most 128, heaps up to 300).
+    Quotient,
+    /// Canonical forms within the full budget.
+    Forms,
+    /// The exhaustive search within the full budget.
+    Search,
+}
+
+/// [`analyze`], calling `stage` as each part starts.
+pub fn analyze_reporting(
+    rule: &Rule,
+    heaps: &[usize],
+    limit: usize,
+    mut stage: impl FnMut(Stage),
+) -> Result<MisereAnalysis, MisereError> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if nim_like(rule, max) {
         return Ok(bouton(heaps));
@@ -350,13 +380,20 @@ pub fn analyze(rule: &Rule, heaps: &[usize], limit: usize) -> Result<MisereAnaly
     // that way, where finding the game's quotient can take seconds (0.07 gives up at heap 26
     // after one or two), and a program that asks about many small positions would pay that
     // each time.
+    stage(Stage::Quick);
     if let Ok(a) = analyze_without_quotient(rule, heaps, limit.min(QUICK_LIMIT)) {
         return Ok(a);
     }
+    stage(Stage::Quotient);
     if let Some(a) = analyze_by_quotient(rule, heaps) {
         return Ok(a);
     }
-    analyze_without_quotient(rule, heaps, limit)
+    stage(Stage::Forms);
+    if let Some(a) = analyze_by_forms(rule, heaps, limit) {
+        return Ok(a);
+    }
+    stage(Stage::Search);
+    analyze_by_search(rule, heaps, limit)
 }
 
 /// The budget (forms or positions) with which [`analyze`] tries a position before the quotient.
@@ -639,6 +676,32 @@ mod tests {
         let kayles = Rule::parse("0.77").unwrap();
         let e = analyze_without_quotient(&kayles, &[30, 30, 30], 1000).unwrap_err();
         assert_eq!(e, MisereError::TooLarge { limit: 1000 });
+    }
+
+    /// Each part is announced as it starts, in order, and only the parts that run.
+    #[test]
+    fn stages_are_announced() {
+        let stages = |code: &str, heaps: &[usize], limit: usize| {
+            let mut seen = Vec::new();
+            let r = analyze_reporting(&Rule::parse(code).unwrap(), heaps, limit, |s| seen.push(s));
+            (seen, r.map(|a| a.method))
+        };
+        // Nim heaps: Bouton's theorem at once, no stage.
+        assert_eq!(stages("nim", &[3, 5], 10).0, vec![]);
+        // A small Kayles position: decided within the quick budget.
+        assert_eq!(stages("0.77", &[3, 4], 1000).0, vec![Stage::Quick]);
+        // Kayles 100 + 200: too large for the quick budget, decided by the quotient.
+        let (seen, method) = stages("0.77", &[100, 200], 1000);
+        assert_eq!(seen, vec![Stage::Quick, Stage::Quotient]);
+        assert!(matches!(method, Ok(Method::Quotient { .. })));
+        // A code that is not plain octal has no quotient here; a limit below the quick one
+        // leaves forms and search nothing more to do, and the refusal comes after all four.
+        let (seen, method) = stages("4!.0", &[30, 30, 30], 50);
+        assert_eq!(
+            seen,
+            vec![Stage::Quick, Stage::Quotient, Stage::Forms, Stage::Search]
+        );
+        assert_eq!(method, Err(MisereError::TooLarge { limit: 50 }));
     }
 
     /// The work budget makes the refusal prompt: Kayles 20 + 25 + 30 needs about 10^8

@@ -228,14 +228,13 @@ mod tests {
             let values = compute(&rule, n, EngineKind::Exact).unwrap();
             let moves = rule.moves(n - 1);
             for h in 0..n {
-                let mut seen = [false; 64];
+                let mut seen = crate::mex::MexSet::new();
                 let mut any = false;
                 for_each_option(&moves, h, |o| {
                     any = true;
-                    seen[o.iter().fold(0, |s, &x| s ^ values.get(x)) as usize] = true;
+                    seen.insert(o.iter().fold(0, |s, &x| s ^ values.get(x)));
                 });
-                let mex = seen.iter().position(|&s| !s).unwrap() as u32;
-                assert_eq!(mex, values.get(h), "{code} heap {h}");
+                assert_eq!(seen.mex(), values.get(h), "{code} heap {h}");
                 assert_eq!(any, has_option(&moves, h), "{code} heap {h}");
             }
         }

@@ -3,21 +3,20 @@
 use std::io::{self, Write};
 
 use super::game_title;
-use crate::misere::quotient::QuotientReport;
+use crate::misere::tame::Classified;
 use crate::rules::Rule;
 
-/// Writes the report as one JSON object (the fields of [`QuotientReport`]).
-pub fn write_quotient_json<W: Write>(out: W, report: &QuotientReport) -> io::Result<()> {
+/// Writes the report as one JSON object (the fields of
+/// [`crate::misere::quotient::QuotientReport`], then `tame` and `tame_index`).
+pub fn write_quotient_json<W: Write>(out: W, report: &Classified) -> io::Result<()> {
     super::write_json(out, report)
 }
 
 /// Writes the quotient as text: status, order, `|P|`, the presentation, `P`, the element of
-/// each heap in its periodic form, and the heaps where the quotient changed.
-pub fn write_quotient_text<W: Write>(
-    mut out: W,
-    rule: &Rule,
-    r: &QuotientReport,
-) -> io::Result<()> {
+/// each heap in its periodic form, the heaps where the quotient changed, and whether it is
+/// tame.
+pub fn write_quotient_text<W: Write>(mut out: W, rule: &Rule, c: &Classified) -> io::Result<()> {
+    let r = &c.report;
     writeln!(out, "game          {}", game_title(rule))?;
     let status = if r.certified {
         format!(
@@ -34,6 +33,14 @@ pub fn write_quotient_text<W: Write>(
     writeln!(out, "quotient      {status}")?;
     writeln!(out, "order         |Q| = {}, |P| = {}", r.order, r.p_count)?;
     writeln!(out, "stable from   heap {}", r.stable_from)?;
+    let tame = match c.tame_index {
+        Some(n) => format!(
+            "yes: T_{n}, the quotient of misère Nim with heaps below {}",
+            1u64 << n
+        ),
+        None => "no (wild)".to_string(),
+    };
+    writeln!(out, "tame          {tame}")?;
     writeln!(out, "presentation  {}", r.presentation)?;
     let p: Vec<&str> =
         r.p.iter()

@@ -208,6 +208,59 @@ pub fn write_markdown<W: Write>(out: W, survey: &Survey) -> io::Result<()> {
     out.flush()
 }
 
+/// Writes the rows of `survey --misere --json`: one JSON object per game.
+pub fn write_misere_json_lines<W: Write>(
+    mut out: W,
+    rows: &[crate::survey::misere::MisereRow],
+) -> io::Result<()> {
+    for r in rows {
+        line(&mut out, r)?;
+    }
+    out.flush()
+}
+
+/// Writes the rows of `survey --misere` as a Markdown table: code, |Q|, |P|, certified at (or
+/// the last heap reached and why it stopped), the period of Φ, tame.
+pub fn write_misere_markdown<W: Write>(
+    mut out: W,
+    rows: &[crate::survey::misere::MisereRow],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "| code | \\|Q\\| | \\|P\\| | certified at | period of Φ (from heap) | tame | note |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|")?;
+    for r in rows {
+        let code = if r.code == r.game {
+            r.code.clone()
+        } else {
+            format!("{} ({})", r.code, r.game)
+        };
+        let at = r.certified_at.map_or("—".to_string(), |h| h.to_string());
+        let period = match (r.period, r.preperiod) {
+            (Some(p), Some(n0)) if r.certified => format!("{p} ({n0})"),
+            _ => String::new(),
+        };
+        let tame = if r.tame { "yes" } else { "no" };
+        let note = match &r.stopped {
+            None => String::new(),
+            Some(why) => format!("partial: heaps 0 .. {}, stopped at {why}", r.last_heap),
+        };
+        if r.order == 0 {
+            // No quotient: the game was stopped from outside or failed.
+            let why = r.stopped.as_deref().unwrap_or("");
+            writeln!(out, "| {code} | | | | | | {why} |")?;
+            continue;
+        }
+        writeln!(
+            out,
+            "| {code} | {} | {} | {at} | {period} | {tame} | {note} |",
+            r.order, r.p_count
+        )?;
+    }
+    out.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 
 pub mod group;
 pub mod merge;
+pub mod misere;
 pub mod pattern;
 pub mod shard;
 

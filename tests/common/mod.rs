@@ -184,4 +184,5 @@ pub const COMMANDS: &[&str] = &[
     "graph",
     "hackenbush",
     "genus",
+    "quotient",
 ];
