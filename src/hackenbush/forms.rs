@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{letter, shown, Edge, HackenbushError};
+use super::{letter, shown, Edge, HackenbushError, StringForms, MAX_OPTION_ENTRIES};
 use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
 
 /// The largest number of edges in one component.
@@ -227,8 +227,17 @@ impl Evaluator {
         Ok(self.arena.ordinal(base, above)?)
     }
 
-    /// The values of every prefix of a string: `out[j]` is the first `j` edges.
-    fn prefixes(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
+    /// The values of every prefix of a string: `out[j]` is the first `j` edges (by the prefix
+    /// indices of `stalk.rs`, with no comparison of games).
+    fn prefixes(&mut self, tree: &Tree, text: &str) -> Result<Vec<GameId>, HackenbushError> {
+        let forms = StringForms::compute(&tree.colour, text, MAX_OPTION_ENTRIES)?;
+        forms.into_arena(&mut self.arena)
+    }
+
+    /// The values of every prefix of a string by the general canonical-form computation (each
+    /// prefix's options are the earlier prefixes): the oracle of `stalk.rs`.
+    #[cfg(test)]
+    fn prefixes_by_search(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
         let n = tree.edges();
         let mut out = Vec::with_capacity(n + 1);
         out.push(Arena::ZERO);
@@ -250,6 +259,7 @@ impl Evaluator {
         Ok(out)
     }
 
+    #[cfg(test)]
     fn keep_largest(&mut self, opts: Vec<GameId>, left: bool) -> Vec<GameId> {
         let mut keep: Vec<GameId> = Vec::with_capacity(opts.len());
         for (i, &x) in opts.iter().enumerate() {
@@ -316,9 +326,9 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
     // Each component's value, and for strings the prefixes, for trees the vertex values.
     let mut values = Vec::with_capacity(trees.len());
     let mut tables = Vec::with_capacity(trees.len());
-    for tree in &trees {
+    for (tree, text) in trees.iter().zip(&texts) {
         let table = if tree.by_prefixes() {
-            ev.prefixes(tree)?
+            ev.prefixes(tree, text)?
         } else {
             ev.vertex_values(tree)?
         };
@@ -572,7 +582,7 @@ mod tests {
                     .map(|i| if bits >> i & 1 == 1 { 'R' } else { 'B' })
                     .collect();
                 let tree = parse_tree(&s).unwrap();
-                let g = ev.prefixes(&tree).unwrap()[tree.edges()];
+                let g = ev.prefixes(&tree, &s).unwrap()[tree.edges()];
                 let StalkValue::Number(x) = value(&parse(&s).unwrap()).unwrap() else {
                     unreachable!()
                 };
@@ -581,15 +591,16 @@ mod tests {
         }
     }
 
-    /// A string's value from its prefixes equals its value as a tree of ordinal sums: two
-    /// different constructions of the same game meet in one interned id.
+    /// A string's value three ways: its prefixes' forms by indices (`stalk.rs`), the general
+    /// canonical-form computation over the prefixes, and a tree of ordinal sums. Three
+    /// constructions of the same game meet in one interned id, every string up to 8 edges.
     #[test]
     fn prefixes_and_ordinal_sums_agree() {
         let mut ev = Evaluator {
             arena: Arena::new(),
         };
         let mut strings = vec![String::new()];
-        for _ in 0..7 {
+        for _ in 0..8 {
             let mut next = Vec::new();
             for s in &strings {
                 for c in ['B', 'R', 'G'] {
@@ -598,9 +609,11 @@ mod tests {
             }
             for s in &next {
                 let tree = parse_tree(s).unwrap();
-                let a = ev.prefixes(&tree).unwrap()[tree.edges()];
+                let a = ev.prefixes(&tree, s).unwrap()[tree.edges()];
                 let b = ev.vertex_values(&tree).unwrap()[0];
+                let c = ev.prefixes_by_search(&tree).unwrap()[tree.edges()];
                 assert_eq!(a, b, "{s}");
+                assert_eq!(a, c, "{s}");
             }
             strings = next;
         }
@@ -661,6 +674,48 @@ mod tests {
                     format!("{}({})", s.into_iter().collect::<String>(), kids.join(","))
                 })
         })
+    }
+
+    fn string_text(max: usize) -> impl Strategy<Value = String> {
+        // Green edges rarer than blue and red, as in long mixed strings of interest; weights
+        // vary so that some strings are mostly green.
+        (0u32..4, prop::collection::vec(0u32..12, 0..max)).prop_map(|(g, v)| {
+            v.into_iter()
+                .map(|x| match x {
+                    x if x <= g => 'G',
+                    x if x % 2 == 0 => 'B',
+                    _ => 'R',
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every prefix of a random string: the forms by indices equal the general computation
+        /// (identical interned ids), and the comparisons the indices assume (`P_a < P_b` if
+        /// edge a+1 is blue, `>` if red, confused if green) hold in the arena.
+        #[test]
+        fn string_forms_match_general_computation(s in string_text(48)) {
+            let mut ev = Evaluator { arena: Arena::new() };
+            let tree = parse_tree(&s).unwrap();
+            let by_index = ev.prefixes(&tree, &s).unwrap();
+            let by_search = ev.prefixes_by_search(&tree).unwrap();
+            prop_assert_eq!(&by_index, &by_search);
+            for a in 0..tree.edges() {
+                for b in a + 1..=tree.edges() {
+                    let (pa, pb) = (by_index[a], by_index[b]);
+                    let (le, ge) = (ev.arena.le(pa, pb), ev.arena.ge(pa, pb));
+                    let expected = match tree.colour(a + 1) {
+                        Edge::Blue => (true, false),
+                        Edge::Red => (false, true),
+                        Edge::Green => (false, false),
+                    };
+                    prop_assert_eq!((le, ge), expected, "{} P{} P{}", s, a, b);
+                }
+            }
+        }
     }
 
     proptest! {

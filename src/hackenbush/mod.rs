@@ -14,6 +14,7 @@
 
 mod dyadic;
 mod forms;
+mod stalk;
 
 use thiserror::Error;
 
@@ -22,6 +23,7 @@ pub use forms::{
     analyze, components_from_text, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES,
     MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
 };
+pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
 
 /// One edge of a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,6 +82,16 @@ pub enum HackenbushError {
         string: String,
         /// The limit.
         max: usize,
+    },
+    /// The canonical forms of a string's prefixes would hold too many options.
+    #[error("'{string}': the canonical forms of its first {prefix} edges already hold more than {entries} options (strings with many green edges have forms with about one option per green edge, for every prefix); the input is too large for canonical forms")]
+    FormTooLarge {
+        /// The component.
+        string: String,
+        /// The prefix at which the budget ran out.
+        prefix: usize,
+        /// The budget of option entries.
+        entries: usize,
     },
     /// The canonical-form computation was refused.
     #[error(transparent)]
