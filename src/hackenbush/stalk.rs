@@ -37,7 +37,7 @@ use crate::partizan::{Arena, GameId};
 
 /// The largest total number of option entries (over all prefixes) [`StringForms::compute`]
 /// builds: 4 bytes each here, about 8 more in the arena.
-pub const MAX_OPTION_ENTRIES: usize = 40_000_000;
+pub const MAX_OPTION_ENTRIES: usize = 64_000_000;
 
 /// The canonical forms of every prefix of a string, as sets of prefix indices.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,7 +135,12 @@ impl StringForms {
                     entries: max_entries,
                 });
             }
-            reverses_left.push(right.iter().copied().find(|&r| above(edges, r) == Edge::Blue));
+            reverses_left.push(
+                right
+                    .iter()
+                    .copied()
+                    .find(|&r| above(edges, r) == Edge::Blue),
+            );
             reverses_right.push(left.iter().copied().find(|&l| above(edges, l) == Edge::Red));
             forms.left.push(left);
             forms.right.push(right);
@@ -199,4 +204,52 @@ fn undominated(edges: &[Edge], set: Vec<u32>, left: bool) -> Vec<u32> {
         }
     }
     keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A string of `n` edges from a fixed generator: green with probability `green` in 12,
+    /// else blue or red with equal chance.
+    fn random_string(n: usize, green: u64, seed: u64) -> Vec<Edge> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match (x >> 11) % 12 {
+                    r if r < green => Edge::Green,
+                    r if r % 2 == 0 => Edge::Blue,
+                    _ => Edge::Red,
+                }
+            })
+            .collect()
+    }
+
+    /// Form sizes against length (a measurement, not a check):
+    /// `cargo test --release --lib stalk::tests::form_sizes -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn form_sizes() {
+        for green in [0, 1, 4, 6, 11] {
+            for n in [100, 1000, 10_000, 30_000] {
+                let s = random_string(n, green, n as u64 + green);
+                let t = std::time::Instant::now();
+                let f = StringForms::compute(&s, "", usize::MAX).unwrap();
+                let most = (0..f.len())
+                    .map(|j| f.left[j].len() + f.right[j].len())
+                    .max()
+                    .unwrap();
+                let last = f.left[n].len() + f.right[n].len();
+                println!(
+                    "green {green}/12 n {n}: entries {} ({:.1} per prefix), largest form {most}, last {last}, {:.3} s",
+                    f.entries(),
+                    f.entries() as f64 / n as f64,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
 }

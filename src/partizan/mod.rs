@@ -43,6 +43,7 @@ mod ops;
 pub mod thermograph;
 
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use thiserror::Error;
@@ -89,6 +90,9 @@ pub enum PartizanError {
 /// The default budget of an arena: nodes plus memo entries (about 100 bytes each).
 pub const DEFAULT_BUDGET: usize = 30_000_000;
 
+/// Maps keyed by game ids, with the cheap hasher of the misère forms (the keys are our ids).
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<crate::misere::forms::IdHasher>>;
+
 /// Left's and Right's options, the key of a general canonical form.
 type Options = (Rc<[GameId]>, Rc<[GameId]>);
 
@@ -103,16 +107,16 @@ struct Node {
 #[derive(Debug)]
 pub struct Arena {
     nodes: Vec<Node>,
-    general: HashMap<Options, GameId>,
+    general: IdMap<Options, GameId>,
     numbers: HashMap<Dyadic, GameId>,
-    nimbers: HashMap<u64, GameId>,
-    le_memo: HashMap<(GameId, GameId), bool>,
-    sum_memo: HashMap<(GameId, GameId), GameId>,
-    neg_memo: HashMap<GameId, GameId>,
-    ordinal_memo: HashMap<(GameId, GameId), GameId>,
-    stops: HashMap<GameId, (Dyadic, Dyadic)>,
-    temporary: HashSet<GameId>,
-    birthdays: HashMap<GameId, u64>,
+    nimbers: IdMap<u64, GameId>,
+    le_memo: IdMap<(GameId, GameId), bool>,
+    sum_memo: IdMap<(GameId, GameId), GameId>,
+    neg_memo: IdMap<GameId, GameId>,
+    ordinal_memo: IdMap<(GameId, GameId), GameId>,
+    stops: IdMap<GameId, (Dyadic, Dyadic)>,
+    temporary: HashSet<GameId, BuildHasherDefault<crate::misere::forms::IdHasher>>,
+    birthdays: IdMap<GameId, u64>,
     budget: usize,
 }
 
@@ -132,16 +136,16 @@ impl Arena {
     pub fn with_budget(budget: usize) -> Arena {
         let mut a = Arena {
             nodes: Vec::new(),
-            general: HashMap::new(),
+            general: IdMap::default(),
             numbers: HashMap::new(),
-            nimbers: HashMap::new(),
-            le_memo: HashMap::new(),
-            sum_memo: HashMap::new(),
-            neg_memo: HashMap::new(),
-            ordinal_memo: HashMap::new(),
-            stops: HashMap::new(),
-            temporary: HashSet::new(),
-            birthdays: HashMap::new(),
+            nimbers: IdMap::default(),
+            le_memo: IdMap::default(),
+            sum_memo: IdMap::default(),
+            neg_memo: IdMap::default(),
+            ordinal_memo: IdMap::default(),
+            stops: IdMap::default(),
+            temporary: HashSet::default(),
+            birthdays: IdMap::default(),
             budget,
         };
         a.nodes.push(Node {
@@ -303,7 +307,7 @@ impl Arena {
         b
     }
 
-    fn birthday_memo(&mut self, g: GameId, memo: &mut HashMap<GameId, u64>) -> u64 {
+    fn birthday_memo(&mut self, g: GameId, memo: &mut IdMap<GameId, u64>) -> u64 {
         match self.kind(g) {
             Kind::Nimber(n) => return n,
             Kind::Number(x) => {

@@ -166,6 +166,10 @@ impl Printer<'_> {
         let mut s = 3usize;
         for o in self.arena.left(g).iter().chain(self.arena.right(g).iter()) {
             s = s.saturating_add(self.size(*o) + 1).min(MAX_TEXT + 1);
+            if s > MAX_TEXT {
+                // Too long already: the other options need not be measured.
+                break;
+            }
         }
         self.sizes.insert(g, s);
         s

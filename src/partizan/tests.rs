@@ -256,3 +256,127 @@ proptest! {
         prop_assert_eq!(ms, mx.checked_add(my).unwrap());
     }
 }
+
+/// Thermographs of games whose walls are in the literature, each also worked by hand from the
+/// definition (Siegel, *Combinatorial Game Theory*, ch. II.5; Winning Ways ch. 6).
+#[test]
+fn published_thermographs() {
+    let mut a = Arena::new();
+    let n = |a: &mut Arena, k: i128| a.integer(k);
+    // {2|-1}: LW = 2 - t and RW = -1 + t meet at t = 3/2, value 1/2.
+    let (two, m1) = (n(&mut a, 2), n(&mut a, -1));
+    let g = a.game(&[two], &[m1]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(1, 1), d(3, 1)));
+    // ±1 = {1|-1}: mean 0, temperature 1.
+    let (one, zero) = (n(&mut a, 1), Arena::ZERO);
+    let pm1 = a.game(&[one], &[m1]).unwrap();
+    assert_eq!(
+        mean_and_temperature(&mut a, pm1).unwrap(),
+        (d(0, 0), d(1, 0))
+    );
+    // {{4|2}|{-2|-4}} = ±(3 ± 1): the options' walls are vertical at ±3 above t = 1, so the
+    // walls 3 - t and -3 + t meet at t = 3, value 0.
+    let (four, m2, m4) = (n(&mut a, 4), n(&mut a, -2), n(&mut a, -4));
+    let hi = a.game(&[four], &[two]).unwrap();
+    let lo = a.game(&[m2], &[m4]).unwrap();
+    let g = a.game(&[hi], &[lo]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(0, 0), d(3, 0)));
+    let th = thermograph::Thermographer::new()
+        .thermograph(&mut a, g)
+        .unwrap();
+    // The Left wall: 2 (vertical) up to t = 1, then 3 - t (Winning Ways' picture of ±(3±1)).
+    assert_eq!(th.left.at(d(1, 1)).unwrap(), d(2, 0));
+    assert_eq!(th.left.at(d(2, 0)).unwrap(), d(1, 0));
+    // {1|0}: mean 1/2, temperature 1/2; * and ↑: infinitesimal, temperature 0.
+    let sw = a.game(&[one], &[zero]).unwrap();
+    assert_eq!(
+        mean_and_temperature(&mut a, sw).unwrap(),
+        (d(1, 1), d(1, 1))
+    );
+    let star = a.nimber(1);
+    assert_eq!(
+        mean_and_temperature(&mut a, star).unwrap(),
+        (d(0, 0), d(0, 0))
+    );
+    // {3|{2|0}}: LW({2|0}) is 2 - t up to t = 1, then 1, so G's Right wall is 2 up to t = 1,
+    // then 1 + t; its Left wall is 3 - t. They meet at t = 1, value 2.
+    let three = n(&mut a, 3);
+    let s20 = a.game(&[two], &[zero]).unwrap();
+    let g = a.game(&[three], &[s20]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(2, 0), d(1, 0)));
+}
+
+/// A game tree whose leaves are small integers, so that hot games are common.
+#[derive(Debug, Clone)]
+enum Hot {
+    Int(i128),
+    Game(Vec<Hot>, Vec<Hot>),
+}
+
+fn hot_strategy() -> impl Strategy<Value = Hot> {
+    (-4i128..=4)
+        .prop_map(Hot::Int)
+        .prop_recursive(3, 20, 3, |inner| {
+            (
+                prop::collection::vec(inner.clone(), 1..3),
+                prop::collection::vec(inner, 1..3),
+            )
+                .prop_map(|(l, r)| Hot::Game(l, r))
+        })
+}
+
+fn build_hot(a: &mut Arena, h: &Hot) -> GameId {
+    match h {
+        Hot::Int(k) => a.integer(*k),
+        Hot::Game(l, r) => {
+            let left: Vec<GameId> = l.iter().map(|o| build_hot(a, o)).collect();
+            let right: Vec<GameId> = r.iter().map(|o| build_hot(a, o)).collect();
+            a.game(&left, &right).unwrap()
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Laws of means and temperatures on random hot games (Siegel ch. II.5): the mean is
+    /// additive and odd, lies between the stops; a number is its own mean; the temperature of
+    /// a sum is at most the larger temperature, and adding a number does not change a
+    /// non-number's temperature. Against an independent bound, the mean value theorem:
+    /// `k·m(G) − t(G) ≤ R(k·G) ≤ L(k·G) ≤ k·m(G) + t(G)` for `k = 1..4`.
+    #[test]
+    fn thermograph_laws(f in hot_strategy(), g in hot_strategy(), q in -16i128..16) {
+        let mut a = Arena::new();
+        let (x, y) = (build_hot(&mut a, &f), build_hot(&mut a, &g));
+        let (mx, tx) = mean_and_temperature(&mut a, x).unwrap();
+        let (my, ty) = mean_and_temperature(&mut a, y).unwrap();
+        let s = a.add(x, y).unwrap();
+        let (ms, ts) = mean_and_temperature(&mut a, s).unwrap();
+        prop_assert_eq!(ms, mx.checked_add(my).unwrap());
+        prop_assert!(ts <= tx.max(ty), "t(G+H) = {} > max({}, {})", ts, tx, ty);
+        let nx = a.neg(x).unwrap();
+        let (mn, tn) = mean_and_temperature(&mut a, nx).unwrap();
+        prop_assert_eq!((mn, tn), (mx.checked_neg().unwrap(), tx));
+        let (ls, rs) = a.stops(x);
+        prop_assert!(rs <= mx && mx <= ls);
+        let quarter = d(q, 2);
+        let num = a.number(quarter);
+        prop_assert_eq!(mean_and_temperature(&mut a, num).unwrap().0, quarter);
+        if a.as_number(x).is_none() {
+            let shifted = a.add(x, num).unwrap();
+            let (msh, tsh) = mean_and_temperature(&mut a, shifted).unwrap();
+            prop_assert_eq!((msh, tsh), (mx.checked_add(quarter).unwrap(), tx));
+        }
+        let t = tx.max(Dyadic::ZERO);
+        let mut multiple = Arena::ZERO;
+        let mut km = Dyadic::ZERO;
+        for _ in 1..=4 {
+            multiple = a.add(multiple, x).unwrap();
+            km = km.checked_add(mx).unwrap();
+            let (l, r) = a.stops(multiple);
+            prop_assert!(km.checked_add(t.checked_neg().unwrap()).unwrap() <= r);
+            prop_assert!(r <= l);
+            prop_assert!(l <= km.checked_add(t).unwrap());
+        }
+    }
+}
