@@ -533,8 +533,9 @@ mod tests {
         assert_eq!(value_text("GB"), "^*");
         assert_eq!(value_text("GR"), "v*");
         assert_eq!(value_text("BG"), "1*");
-        // *:2 = {0, *:1 | 0} = {0,↑*|0} (the issue's example of a general game).
-        assert_eq!(value_text("GBB"), "{0,^*|0}");
+        // *:2 = {0, *:1 | 0} = {0,↑*|0} (the issue's example of a general game), which
+        // CGSuite writes ^[2]* (its EvalTest "PowTo*").
+        assert_eq!(value_text("GBB"), "^[2]*");
         // Trees: a green edge carrying two green edges is *:(*+*) = *; two blue edges on one
         // blue edge are 3.
         assert_eq!(value_text("G(G,G)"), "*");

@@ -23,8 +23,8 @@
 //! with the tree `H` above it is `e:H`, with `e` one of `1`, `-1`, `*` (Winning Ways ch. 7;
 //! the ordinal sum depends on the form of the base but only on the value of the part above).
 //!
-//! [`notation`] prints in CGSuite's style (`9/16`, `*7`, `1*`, `^`, `v*`, `^[3]`,
-//! `3/4v[3]*`, `{0,^*|0}`); [`thermograph`] gives the stops, mean and temperature.
+//! [`notation`] prints in CGSuite's style (`9/16`, `*7`, `1*`, `^`, `v*`, `^3`, `^[2]*`,
+//! `3/4v3*`, `{0,*2,^|0}`); [`thermograph`] gives the stops, mean and temperature.
 //!
 //! Limits: numbers must fit [`Dyadic`] (denominators up to `2^MAX_EXP`), and an arena refuses
 //! to grow beyond its budget of nodes and memo entries with [`PartizanError::TooLarge`] rather

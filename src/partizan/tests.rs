@@ -12,6 +12,10 @@ fn d(num: i128, exp: u32) -> Dyadic {
     Dyadic::new(num, exp).unwrap()
 }
 
+fn down_of(a: &mut Arena, g: GameId) -> GameId {
+    a.neg(g).unwrap()
+}
+
 fn show(a: &mut Arena, g: GameId) -> String {
     text(a, g).unwrap().unwrap()
 }
@@ -36,16 +40,54 @@ fn named_games_print_as_cgsuite_does() {
     let dbl = a.game(&[Arena::ZERO], &[up_star]).unwrap();
     assert_eq!(a.add(u, u).unwrap(), dbl);
     assert_eq!(show(&mut a, dbl), "^^");
+    // CGSuite writes k ups as the up symbol and k for k ≥ 3 (Uptimal.scala; its EvalTest
+    // prints "^^^^^^+vvv*+^19*3+v14" as "^8*2" and "vvvvv" as "v5").
     let triple = a.add_all(&[u, u, u]).unwrap();
-    assert_eq!(show(&mut a, triple), "^[3]");
+    assert_eq!(show(&mut a, triple), "^3");
     let triple_star = a.add(triple, star).unwrap();
-    assert_eq!(show(&mut a, triple_star), "^[3]*");
+    assert_eq!(show(&mut a, triple_star), "^3*");
+    let mut g = Arena::ZERO;
+    for _ in 0..8 {
+        g = a.add(g, u).unwrap();
+    }
+    let s2 = a.nimber(2);
+    let g = a.add(g, s2).unwrap();
+    assert_eq!(show(&mut a, g), "^8*2");
+    let mut g = Arena::ZERO;
+    for _ in 0..5 {
+        let dn = down_of(&mut a, u);
+        g = a.add(g, dn).unwrap();
+    }
+    assert_eq!(show(&mut a, g), "v5");
+    // CGSuite's EvalTest: {^|*} is ^[2], {0,^*|0} is ^[2]*, {0|v*} is ^<2>, {0,*|v} is ^<2>*;
+    // its CanonicalShortGameTestCase: {0|*||*|||*||||*} is ^[4].
+    let pow_to_2 = a.game(&[u], &[star]).unwrap();
+    assert_eq!(show(&mut a, pow_to_2), "^[2]");
+    let g = a.game(&[Arena::ZERO, up_star], &[Arena::ZERO]).unwrap();
+    assert_eq!(show(&mut a, g), "^[2]*");
+    let dstar = down_of(&mut a, up_star);
+    let g = a.game(&[Arena::ZERO], &[dstar]).unwrap();
+    assert_eq!(show(&mut a, g), "^<2>");
+    let d1 = down_of(&mut a, u);
+    let g = a.game(&[Arena::ZERO, star], &[d1]).unwrap();
+    assert_eq!(show(&mut a, g), "^<2>*");
+    let mut g = Arena::ZERO;
+    for _ in 0..4 {
+        g = a.game(&[g], &[star]).unwrap();
+    }
+    assert_eq!(show(&mut a, g), "^[4]");
+    let n = a.neg(g).unwrap();
+    assert_eq!(show(&mut a, n), "v[4]");
+    // CGSuite's order of options: numbers, nimbers, then uptimals.
+    let m1 = a.integer(-1);
+    let g = a.game(&[u, star], &[m1]).unwrap();
+    assert_eq!(show(&mut a, g), "{*,^|-1}");
     // 3/4 + 3·↓ + *.
     let three_quarters = a.number(d(3, 2));
     let g = a
         .add_all(&[three_quarters, down, down, down, star])
         .unwrap();
-    assert_eq!(show(&mut a, g), "3/4v[3]*");
+    assert_eq!(show(&mut a, g), "3/4v3*");
     let one = a.integer(1);
     let one_star = a.add(one, star).unwrap();
     assert_eq!(show(&mut a, one_star), "1*");
@@ -57,9 +99,9 @@ fn named_games_print_as_cgsuite_does() {
         mean_and_temperature(&mut a, pm).unwrap(),
         (d(0, 0), d(1, 0))
     );
-    // {0,↑*|0} is not of the form x + k·↑ + *n.
+    // {0,↑*|0} is not of the form x + k·↑ + *n: CGSuite's ↑^[2]* (below).
     let g = a.game(&[Arena::ZERO, up_star], &[Arena::ZERO]).unwrap();
-    assert_eq!(show(&mut a, g), "{0,^*|0}");
+    assert_eq!(show(&mut a, g), "^[2]*");
     // Numbers: {0|1} = 1/2, {1/2|1} = 3/4, {|} = 0, {-1|} = 0.
     let half = a.game(&[Arena::ZERO], &[one]).unwrap();
     assert_eq!(a.as_number(half), Some(d(1, 1)));
