@@ -7,8 +7,8 @@
 //! in the order they are written. Cutting an edge removes it and everything it carries.
 //!
 //! Values: a string is evaluated prefix by prefix (cutting edge `j` leaves the first `j - 1`
-//! edges, so each prefix's options are the earlier prefixes, and the undominated ones are kept
-//! as the string grows); a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
+//! edges, so each prefix's options are the earlier prefixes), their canonical forms read off the
+//! colours by `stalk.rs` with no comparison of games; a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
 //! from `v` up to its children `c` (Winning Ways ch. 7; for green edges this is the colon
 //! principle, `*:*a = *(a+1)` and nimbers add by XOR, so all-green trees of millions of edges
 //! take linear time). The winning moves of the sum for each player are the cuts after which the

@@ -84,7 +84,7 @@ pub enum HackenbushError {
         max: usize,
     },
     /// The canonical forms of a string's prefixes would hold too many options.
-    #[error("'{string}': the canonical forms of its first {prefix} edges already hold more than {entries} options (strings with many green edges have forms with about one option per green edge, for every prefix); the input is too large for canonical forms")]
+    #[error("'{string}': the canonical forms of its first {prefix} edges already hold more than {entries} options (a prefix has about one option per green edge below it on each side); the input is too large for canonical forms")]
     FormTooLarge {
         /// The component.
         string: String,
