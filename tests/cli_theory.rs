@@ -550,6 +550,10 @@ fn hackenbush_long_strings() {
 #[test]
 fn hackenbush_long_mixed_strings() {
     let dir = tempfile::tempdir().unwrap();
+    // A sum of two long mixed strings would take minutes: refused at once (exit 2).
+    let (code, err) = fails(&["hackenbush", &"BGR".repeat(100), &"GRB".repeat(100)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("analyse them one at a time"), "{err}");
     let mut x: u64 = 0x2545_F491_4F6C_DD1D;
     let body: String = (0..5000)
         .map(|_| {

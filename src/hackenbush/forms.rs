@@ -339,6 +339,7 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
         });
         tables.push(table);
     }
+    check_sum_size(&mut ev.arena, &values)?;
     let total = ev.arena.add_all(&values)?;
     let outcome = ev.arena.outcome(total);
     let mut left_moves = Moves::default();
@@ -361,6 +362,68 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
         left_moves,
         right_moves,
     })
+}
+
+/// The largest estimated cost of a sum's canonical form (see [`check_sum_size`]). Measured on
+/// random mixed strings (CPU time; estimate): two of 100 edges 4 s; two of 150 edges 16 s
+/// (1.5·10^8); 1000 edges plus a blue edge 7 s (1.1·10^8); two of 200 edges exhaust the
+/// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds.
+pub const MAX_SUM_COST: f64 = 1e8;
+
+/// The distinct subgames of `g` that are neither numbers nor nimbers, and their options in all,
+/// counting at most `cap` subgames. Numbers count as one subgame with one option, `*n` as one
+/// with `n`.
+fn form_size(arena: &mut Arena, g: GameId, cap: usize) -> (f64, f64) {
+    match arena.kind(g) {
+        Kind::Number(_) => return (1.0, 1.0),
+        Kind::Nimber(n) => return (1.0, n as f64),
+        Kind::Other => {}
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut entries = 0usize;
+    let mut stack = vec![g];
+    while let Some(h) = stack.pop() {
+        if arena.kind(h) != Kind::Other || !seen.insert(h) {
+            continue;
+        }
+        let (l, r) = (arena.left(h), arena.right(h));
+        entries += l.len() + r.len();
+        if seen.len() >= cap {
+            break;
+        }
+        stack.extend(l.iter().chain(r.iter()));
+    }
+    (seen.len() as f64, entries as f64)
+}
+
+/// Refuses a sum whose canonical form would cost too much. The sum of `G` and `H` is built
+/// from up to `|G|·|H|` sums of subgames, each canonicalised by comparing its options pairwise,
+/// so the estimate is `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|`
+/// subgames with `g` options each on average).
+fn check_sum_size(arena: &mut Arena, values: &[GameId]) -> Result<(), HackenbushError> {
+    if values.len() < 2 {
+        return Ok(());
+    }
+    let mut sizes: Vec<(f64, f64, usize)> = values
+        .iter()
+        .enumerate()
+        .map(|(k, &g)| {
+            let (nodes, entries) = form_size(arena, g, 1 << 22);
+            (nodes, entries / nodes, k)
+        })
+        .collect();
+    sizes.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
+    let (a, b) = (sizes[0], sizes[1]);
+    let cost = a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1);
+    if cost > MAX_SUM_COST {
+        return Err(HackenbushError::SumTooLarge {
+            components: (a.2.min(b.2) + 1, a.2.max(b.2) + 1),
+            subgames: (a.0 as u64, b.0 as u64),
+            cost,
+            max: MAX_SUM_COST,
+        });
+    }
+    Ok(())
 }
 
 fn winning_moves(

@@ -37,7 +37,7 @@ pub enum Edge {
 }
 
 /// Why a string was refused.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum HackenbushError {
     /// A character that is not B, R or G.
     #[error("'{string}': unknown edge colour '{letter}' at position {position} (use B for blue, R for red, G for green, from the ground up)")]
@@ -92,6 +92,18 @@ pub enum HackenbushError {
         prefix: usize,
         /// The budget of option entries.
         entries: usize,
+    },
+    /// The sum of two components with large canonical forms.
+    #[error("components {} and {} have canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (analyse them one at a time, or shorten them)", components.0, components.1, subgames.0, subgames.1)]
+    SumTooLarge {
+        /// The two components, from 1.
+        components: (usize, usize),
+        /// Their counts of subgames that are neither numbers nor nimbers.
+        subgames: (u64, u64),
+        /// The estimated cost.
+        cost: f64,
+        /// The largest cost accepted.
+        max: f64,
     },
     /// The canonical-form computation was refused.
     #[error(transparent)]

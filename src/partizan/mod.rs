@@ -37,8 +37,8 @@
 //! [`Arena::game`] took about 1 s for 300 edges and 2 minutes for 1000 on the 2-core test
 //! machine; `crate::hackenbush` now builds their forms without comparisons and hands them over
 //! with [`Arena::adopt_canonical`] (10,000 edges in about 2 s). Sums of such games remain
-//! costly: two random 100-edge strings take about 4 s of CPU, two of 300 edges exhaust the
-//! default budget after about a minute.
+//! costly: two random 100-edge strings take about 4 s of CPU, two of 200 edges exhaust the
+//! default budget after about 20 s (`hackenbush` refuses such sums up front).
 
 mod canon;
 pub mod notation;
