@@ -26,14 +26,14 @@
 //! longer prefix on both sides, so a prefix with `k` green edges below has about `2k` options,
 //! and a string of `n` edges with `k` green ones about `n·k` option entries in all (measured,
 //! `form_sizes` below: 33 million for a uniform random string of 10,000 edges, 91 million when
-//! 11 edges in 12 are green; none when no edge is green). [`StringForms::compute`] refuses beyond a budget
-//! of entries rather than exhaust memory. The forms are then handed to the [`Arena`] (numbers
+//! 11 edges in 12 are green; two a prefix when none is green). [`StringForms::compute`]
+//! refuses beyond a budget of entries rather than exhaust memory. The forms are then handed to the [`Arena`] (numbers
 //! and nimbers recognised), where sums, comparisons and printing take over.
 //!
 //! The facts are those of Winning Ways (ch. 2, 7: strings as ordinal sums) and Conway, *On
-//! Numbers and Games* (ch. 15, ordinal sums); the derivation above is ours, and the tests check
-//! it against the general canonical-form computation on every string of up to 9 edges and on
-//! random longer ones.
+//! Numbers and Games* (ordinal sums); the derivation above is ours, and the tests check it
+//! against the general canonical-form computation on every string of up to 8 edges and on
+//! random ones of up to 48, including every comparison of two prefixes.
 
 use super::{shown, Edge, HackenbushError};
 use crate::partizan::{Arena, GameId};
