@@ -261,7 +261,7 @@ that carries two green edges. Edges are numbered from 1 in the order written; a 
 '2:3 (G)' cuts edge 3 of component 2.
 
 Values are canonical forms (Winning Ways; Siegel 2013) in CGSuite's notation: numbers 9/16,
-nimbers *7, number + ups + nimber as 1*, ^, v*, ^^, ^[3]*, 3/4v[3]*, and {A,B|C} otherwise
+nimbers *7, number + ups + nimber as 1*, ^, v*, ^^, ^3*, 3/4v3*, ^[2]*, and {A,B|C} otherwise
 (numbers first in increasing order, then the other options by their text). The mean and
 temperature come from the thermograph. Strings are evaluated prefix by prefix, trees by ordinal
 sums (all-green ones by the colon principle); numbers are exact up to denominators 2^120.";

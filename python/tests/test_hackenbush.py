@@ -30,3 +30,14 @@ def test_hackenbush_errors():
         nimseq.hackenbush("BX")
     with pytest.raises(TypeError):
         nimseq.hackenbush(3)
+
+
+def test_hackenbush_long_mixed_strings():
+    # A string with a blue ground edge is won by Left whoever starts (cut that edge), and a
+    # sum of two long mixed strings is refused up front rather than computed for minutes.
+    d = nimseq.hackenbush("B" + "GRB" * 1000)
+    assert d["outcome"] == "L"
+    with pytest.raises(ValueError, match="one at a time"):
+        nimseq.hackenbush(["BGR" * 100, "GRB" * 100])
+    # CGSuite writes {0,^*|0} (green, blue, blue) as ^[2]*.
+    assert nimseq.hackenbush("GBB")["value"] == "^[2]*"

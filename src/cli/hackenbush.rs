@@ -63,7 +63,10 @@ pub fn hackenbush(args: HackenbushArgs) -> anyhow::Result<()> {
             return Err(usage(format!("'{shown}': no component in the file")));
         }
     }
-    let analysis = hackenbush::analyze(&components).map_err(usage)?;
+    let analysis = super::progress::elapsed_notes("computing canonical forms", || {
+        hackenbush::analyze(&components)
+    })
+    .map_err(usage)?;
     let out = std::io::stdout().lock();
     if args.json {
         report::write_analysis_json(out, &analysis)?;

@@ -315,3 +315,23 @@ impl Interrupted {
         (128 + self.signal) as u8
     }
 }
+
+/// Runs `f` while a watcher writes `nimseq: <what>… N s` to stderr once `f` has taken a
+/// second, then every 5 seconds (for computations with no measure of progress, so that a long
+/// one is never silent). Nothing is written if `f` is quick.
+pub fn elapsed_notes<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let what = what.to_string();
+    let watcher = std::thread::spawn(move || {
+        let started = Instant::now();
+        let mut pause = Duration::from_secs(1);
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(pause) {
+            eprintln!("nimseq: {what}… {} s", started.elapsed().as_secs());
+            pause = Duration::from_secs(5);
+        }
+    });
+    let out = f();
+    drop(done);
+    let _ = watcher.join();
+    out
+}

@@ -7,8 +7,8 @@
 //! in the order they are written. Cutting an edge removes it and everything it carries.
 //!
 //! Values: a string is evaluated prefix by prefix (cutting edge `j` leaves the first `j - 1`
-//! edges, so each prefix's options are the earlier prefixes, and the undominated ones are kept
-//! as the string grows); a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
+//! edges, so each prefix's options are the earlier prefixes), their canonical forms read off the
+//! colours by `stalk.rs` with no comparison of games; a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
 //! from `v` up to its children `c` (Winning Ways ch. 7; for green edges this is the colon
 //! principle, `*:*a = *(a+1)` and nimbers add by XOR, so all-green trees of millions of edges
 //! take linear time). The winning moves of the sum for each player are the cuts after which the
@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{letter, shown, Edge, HackenbushError};
+use super::{letter, shown, Edge, HackenbushError, StringForms, MAX_OPTION_ENTRIES};
 use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
 
 /// The largest number of edges in one component.
@@ -227,8 +227,17 @@ impl Evaluator {
         Ok(self.arena.ordinal(base, above)?)
     }
 
-    /// The values of every prefix of a string: `out[j]` is the first `j` edges.
-    fn prefixes(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
+    /// The values of every prefix of a string: `out[j]` is the first `j` edges (by the prefix
+    /// indices of `stalk.rs`, with no comparison of games).
+    fn prefixes(&mut self, tree: &Tree, text: &str) -> Result<Vec<GameId>, HackenbushError> {
+        let forms = StringForms::compute(&tree.colour, text, MAX_OPTION_ENTRIES)?;
+        forms.into_arena(&mut self.arena)
+    }
+
+    /// The values of every prefix of a string by the general canonical-form computation (each
+    /// prefix's options are the earlier prefixes): the oracle of `stalk.rs`.
+    #[cfg(test)]
+    fn prefixes_by_search(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
         let n = tree.edges();
         let mut out = Vec::with_capacity(n + 1);
         out.push(Arena::ZERO);
@@ -250,6 +259,7 @@ impl Evaluator {
         Ok(out)
     }
 
+    #[cfg(test)]
     fn keep_largest(&mut self, opts: Vec<GameId>, left: bool) -> Vec<GameId> {
         let mut keep: Vec<GameId> = Vec::with_capacity(opts.len());
         for (i, &x) in opts.iter().enumerate() {
@@ -316,9 +326,9 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
     // Each component's value, and for strings the prefixes, for trees the vertex values.
     let mut values = Vec::with_capacity(trees.len());
     let mut tables = Vec::with_capacity(trees.len());
-    for tree in &trees {
+    for (tree, text) in trees.iter().zip(&texts) {
         let table = if tree.by_prefixes() {
-            ev.prefixes(tree)?
+            ev.prefixes(tree, text)?
         } else {
             ev.vertex_values(tree)?
         };
@@ -329,6 +339,7 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
         });
         tables.push(table);
     }
+    check_sum_size(&mut ev.arena, &values)?;
     let total = ev.arena.add_all(&values)?;
     let outcome = ev.arena.outcome(total);
     let mut left_moves = Moves::default();
@@ -351,6 +362,68 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
         left_moves,
         right_moves,
     })
+}
+
+/// The largest estimated cost of a sum's canonical form (see [`check_sum_size`]). Measured on
+/// random mixed strings (CPU time; estimate): two of 100 edges 4 s; two of 150 edges 16 s
+/// (1.5·10^8); 1000 edges plus a blue edge 7 s (1.1·10^8); two of 200 edges exhaust the
+/// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds.
+pub const MAX_SUM_COST: f64 = 1e8;
+
+/// The distinct subgames of `g` that are neither numbers nor nimbers, and their options in all,
+/// counting at most `cap` subgames. Numbers count as one subgame with one option, `*n` as one
+/// with `n`.
+fn form_size(arena: &mut Arena, g: GameId, cap: usize) -> (f64, f64) {
+    match arena.kind(g) {
+        Kind::Number(_) => return (1.0, 1.0),
+        Kind::Nimber(n) => return (1.0, n as f64),
+        Kind::Other => {}
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut entries = 0usize;
+    let mut stack = vec![g];
+    while let Some(h) = stack.pop() {
+        if arena.kind(h) != Kind::Other || !seen.insert(h) {
+            continue;
+        }
+        let (l, r) = (arena.left(h), arena.right(h));
+        entries += l.len() + r.len();
+        if seen.len() >= cap {
+            break;
+        }
+        stack.extend(l.iter().chain(r.iter()));
+    }
+    (seen.len() as f64, entries as f64)
+}
+
+/// Refuses a sum whose canonical form would cost too much. The sum of `G` and `H` is built
+/// from up to `|G|·|H|` sums of subgames, each canonicalised by comparing its options pairwise,
+/// so the estimate is `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|`
+/// subgames with `g` options each on average).
+fn check_sum_size(arena: &mut Arena, values: &[GameId]) -> Result<(), HackenbushError> {
+    if values.len() < 2 {
+        return Ok(());
+    }
+    let mut sizes: Vec<(f64, f64, usize)> = values
+        .iter()
+        .enumerate()
+        .map(|(k, &g)| {
+            let (nodes, entries) = form_size(arena, g, 1 << 22);
+            (nodes, entries / nodes, k)
+        })
+        .collect();
+    sizes.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
+    let (a, b) = (sizes[0], sizes[1]);
+    let cost = a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1);
+    if cost > MAX_SUM_COST {
+        return Err(HackenbushError::SumTooLarge {
+            components: (a.2.min(b.2) + 1, a.2.max(b.2) + 1),
+            subgames: (a.0 as u64, b.0 as u64),
+            cost,
+            max: MAX_SUM_COST,
+        });
+    }
+    Ok(())
 }
 
 fn winning_moves(
@@ -523,8 +596,9 @@ mod tests {
         assert_eq!(value_text("GB"), "^*");
         assert_eq!(value_text("GR"), "v*");
         assert_eq!(value_text("BG"), "1*");
-        // *:2 = {0, *:1 | 0} = {0,↑*|0} (the issue's example of a general game).
-        assert_eq!(value_text("GBB"), "{0,^*|0}");
+        // *:2 = {0, *:1 | 0} = {0,↑*|0} (the issue's example of a general game), which
+        // CGSuite writes ^[2]* (its EvalTest "PowTo*").
+        assert_eq!(value_text("GBB"), "^[2]*");
         // Trees: a green edge carrying two green edges is *:(*+*) = *; two blue edges on one
         // blue edge are 3.
         assert_eq!(value_text("G(G,G)"), "*");
@@ -572,7 +646,7 @@ mod tests {
                     .map(|i| if bits >> i & 1 == 1 { 'R' } else { 'B' })
                     .collect();
                 let tree = parse_tree(&s).unwrap();
-                let g = ev.prefixes(&tree).unwrap()[tree.edges()];
+                let g = ev.prefixes(&tree, &s).unwrap()[tree.edges()];
                 let StalkValue::Number(x) = value(&parse(&s).unwrap()).unwrap() else {
                     unreachable!()
                 };
@@ -581,15 +655,16 @@ mod tests {
         }
     }
 
-    /// A string's value from its prefixes equals its value as a tree of ordinal sums: two
-    /// different constructions of the same game meet in one interned id.
+    /// A string's value three ways: its prefixes' forms by indices (`stalk.rs`), the general
+    /// canonical-form computation over the prefixes, and a tree of ordinal sums. Three
+    /// constructions of the same game meet in one interned id, every string up to 8 edges.
     #[test]
     fn prefixes_and_ordinal_sums_agree() {
         let mut ev = Evaluator {
             arena: Arena::new(),
         };
         let mut strings = vec![String::new()];
-        for _ in 0..7 {
+        for _ in 0..8 {
             let mut next = Vec::new();
             for s in &strings {
                 for c in ['B', 'R', 'G'] {
@@ -598,9 +673,11 @@ mod tests {
             }
             for s in &next {
                 let tree = parse_tree(s).unwrap();
-                let a = ev.prefixes(&tree).unwrap()[tree.edges()];
+                let a = ev.prefixes(&tree, s).unwrap()[tree.edges()];
                 let b = ev.vertex_values(&tree).unwrap()[0];
+                let c = ev.prefixes_by_search(&tree).unwrap()[tree.edges()];
                 assert_eq!(a, b, "{s}");
+                assert_eq!(a, c, "{s}");
             }
             strings = next;
         }
@@ -661,6 +738,48 @@ mod tests {
                     format!("{}({})", s.into_iter().collect::<String>(), kids.join(","))
                 })
         })
+    }
+
+    fn string_text(max: usize) -> impl Strategy<Value = String> {
+        // Green edges rarer than blue and red, as in long mixed strings of interest; weights
+        // vary so that some strings are mostly green.
+        (0u32..4, prop::collection::vec(0u32..12, 0..max)).prop_map(|(g, v)| {
+            v.into_iter()
+                .map(|x| match x {
+                    x if x <= g => 'G',
+                    x if x % 2 == 0 => 'B',
+                    _ => 'R',
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every prefix of a random string: the forms by indices equal the general computation
+        /// (identical interned ids), and the comparisons the indices assume (`P_a < P_b` if
+        /// edge a+1 is blue, `>` if red, confused if green) hold in the arena.
+        #[test]
+        fn string_forms_match_general_computation(s in string_text(48)) {
+            let mut ev = Evaluator { arena: Arena::new() };
+            let tree = parse_tree(&s).unwrap();
+            let by_index = ev.prefixes(&tree, &s).unwrap();
+            let by_search = ev.prefixes_by_search(&tree).unwrap();
+            prop_assert_eq!(&by_index, &by_search);
+            for a in 0..tree.edges() {
+                for b in a + 1..=tree.edges() {
+                    let (pa, pb) = (by_index[a], by_index[b]);
+                    let (le, ge) = (ev.arena.le(pa, pb), ev.arena.ge(pa, pb));
+                    let expected = match tree.colour(a + 1) {
+                        Edge::Blue => (true, false),
+                        Edge::Red => (false, true),
+                        Edge::Green => (false, false),
+                    };
+                    prop_assert_eq!((le, ge), expected, "{} P{} P{}", s, a, b);
+                }
+            }
+        }
     }
 
     proptest! {

@@ -14,6 +14,7 @@
 
 mod dyadic;
 mod forms;
+mod stalk;
 
 use thiserror::Error;
 
@@ -22,6 +23,7 @@ pub use forms::{
     analyze, components_from_text, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES,
     MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
 };
+pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
 
 /// One edge of a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,7 +37,7 @@ pub enum Edge {
 }
 
 /// Why a string was refused.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum HackenbushError {
     /// A character that is not B, R or G.
     #[error("'{string}': unknown edge colour '{letter}' at position {position} (use B for blue, R for red, G for green, from the ground up)")]
@@ -80,6 +82,28 @@ pub enum HackenbushError {
         string: String,
         /// The limit.
         max: usize,
+    },
+    /// The canonical forms of a string's prefixes would hold too many options.
+    #[error("'{string}': the canonical forms of its first {prefix} edges already hold more than {entries} options (a prefix has about one option per green edge below it on each side); the input is too large for canonical forms")]
+    FormTooLarge {
+        /// The component.
+        string: String,
+        /// The prefix at which the budget ran out.
+        prefix: usize,
+        /// The budget of option entries.
+        entries: usize,
+    },
+    /// The sum of two components with large canonical forms.
+    #[error("components {} and {} have canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (analyse them one at a time, or shorten them)", components.0, components.1, subgames.0, subgames.1)]
+    SumTooLarge {
+        /// The two components, from 1.
+        components: (usize, usize),
+        /// Their counts of subgames that are neither numbers nor nimbers.
+        subgames: (u64, u64),
+        /// The estimated cost.
+        cost: f64,
+        /// The largest cost accepted.
+        max: f64,
     },
     /// The canonical-form computation was refused.
     #[error(transparent)]

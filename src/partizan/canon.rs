@@ -228,6 +228,24 @@ impl Arena {
         Ok(self.intern(left, right))
     }
 
+    /// The game whose canonical form is `{left | right}`, for callers that know the options to
+    /// be canonical games with none dominated or reversible (such as the string forms of
+    /// [`crate::hackenbush`]): numbers and nimbers are recognised, nothing is compared.
+    pub fn adopt_canonical(
+        &mut self,
+        left: Vec<GameId>,
+        right: Vec<GameId>,
+    ) -> Result<GameId, PartizanError> {
+        self.check_budget()?;
+        if let Some(x) = self.simplest_if_numbers(&left, &right)? {
+            return Ok(x);
+        }
+        if let Some(n) = self.nimber_if_star(&left, &right) {
+            return Ok(self.nimber(n));
+        }
+        Ok(self.intern(left, right))
+    }
+
     /// `{*0, …, *(n-1) | *0, …, *(n-1)}` is `*n`.
     fn nimber_if_star(&self, left: &[GameId], right: &[GameId]) -> Option<u64> {
         if left != right {

@@ -23,8 +23,8 @@
 //! with the tree `H` above it is `e:H`, with `e` one of `1`, `-1`, `*` (Winning Ways ch. 7;
 //! the ordinal sum depends on the form of the base but only on the value of the part above).
 //!
-//! [`notation`] prints in CGSuite's style (`9/16`, `*7`, `1*`, `^`, `v*`, `^[3]`,
-//! `3/4v[3]*`, `{0,^*|0}`); [`thermograph`] gives the stops, mean and temperature.
+//! [`notation`] prints in CGSuite's style (`9/16`, `*7`, `1*`, `^`, `v*`, `^3`, `^[2]*`,
+//! `3/4v3*`, `{0,*2,^|0}`); [`thermograph`] gives the stops, mean and temperature.
 //!
 //! Limits: numbers must fit [`Dyadic`] (denominators up to `2^MAX_EXP`), and an arena refuses
 //! to grow beyond its budget of nodes and memo entries with [`PartizanError::TooLarge`] rather
@@ -33,9 +33,12 @@
 //!
 //! Cost: numbers and nimbers are cheap whatever their size. General games cost what their
 //! canonical forms cost: each new form is tested for reversible options against its own value,
-//! which explores the subgames of its options. Random Blue-Red-Green strings (a hard case: their
-//! canonical forms have hundreds of nodes per hundred edges) took about 1 s for 300 edges and
-//! 2 minutes for 1000 on the 2-core test machine.
+//! which explores the subgames of its options. Random Blue-Red-Green strings built here by
+//! [`Arena::game`] took about 1 s for 300 edges and 2 minutes for 1000 on the 2-core test
+//! machine; `crate::hackenbush` now builds their forms without comparisons and hands them over
+//! with [`Arena::adopt_canonical`] (10,000 edges in about 2 s). Sums of such games remain
+//! costly: two random 100-edge strings take about 4 s of CPU, two of 200 edges exhaust the
+//! default budget after about 20 s (`hackenbush` refuses such sums up front).
 
 mod canon;
 pub mod notation;
@@ -43,6 +46,7 @@ mod ops;
 pub mod thermograph;
 
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use thiserror::Error;
@@ -89,6 +93,9 @@ pub enum PartizanError {
 /// The default budget of an arena: nodes plus memo entries (about 100 bytes each).
 pub const DEFAULT_BUDGET: usize = 30_000_000;
 
+/// Maps keyed by game ids, with the cheap hasher of the misère forms (the keys are our ids).
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<crate::misere::forms::IdHasher>>;
+
 /// Left's and Right's options, the key of a general canonical form.
 type Options = (Rc<[GameId]>, Rc<[GameId]>);
 
@@ -103,16 +110,16 @@ struct Node {
 #[derive(Debug)]
 pub struct Arena {
     nodes: Vec<Node>,
-    general: HashMap<Options, GameId>,
+    general: IdMap<Options, GameId>,
     numbers: HashMap<Dyadic, GameId>,
-    nimbers: HashMap<u64, GameId>,
-    le_memo: HashMap<(GameId, GameId), bool>,
-    sum_memo: HashMap<(GameId, GameId), GameId>,
-    neg_memo: HashMap<GameId, GameId>,
-    ordinal_memo: HashMap<(GameId, GameId), GameId>,
-    stops: HashMap<GameId, (Dyadic, Dyadic)>,
-    temporary: HashSet<GameId>,
-    birthdays: HashMap<GameId, u64>,
+    nimbers: IdMap<u64, GameId>,
+    le_memo: IdMap<(GameId, GameId), bool>,
+    sum_memo: IdMap<(GameId, GameId), GameId>,
+    neg_memo: IdMap<GameId, GameId>,
+    ordinal_memo: IdMap<(GameId, GameId), GameId>,
+    stops: IdMap<GameId, (Dyadic, Dyadic)>,
+    temporary: HashSet<GameId, BuildHasherDefault<crate::misere::forms::IdHasher>>,
+    birthdays: IdMap<GameId, u64>,
     budget: usize,
 }
 
@@ -132,16 +139,16 @@ impl Arena {
     pub fn with_budget(budget: usize) -> Arena {
         let mut a = Arena {
             nodes: Vec::new(),
-            general: HashMap::new(),
+            general: IdMap::default(),
             numbers: HashMap::new(),
-            nimbers: HashMap::new(),
-            le_memo: HashMap::new(),
-            sum_memo: HashMap::new(),
-            neg_memo: HashMap::new(),
-            ordinal_memo: HashMap::new(),
-            stops: HashMap::new(),
-            temporary: HashSet::new(),
-            birthdays: HashMap::new(),
+            nimbers: IdMap::default(),
+            le_memo: IdMap::default(),
+            sum_memo: IdMap::default(),
+            neg_memo: IdMap::default(),
+            ordinal_memo: IdMap::default(),
+            stops: IdMap::default(),
+            temporary: HashSet::default(),
+            birthdays: IdMap::default(),
             budget,
         };
         a.nodes.push(Node {
@@ -303,7 +310,7 @@ impl Arena {
         b
     }
 
-    fn birthday_memo(&mut self, g: GameId, memo: &mut HashMap<GameId, u64>) -> u64 {
+    fn birthday_memo(&mut self, g: GameId, memo: &mut IdMap<GameId, u64>) -> u64 {
         match self.kind(g) {
             Kind::Nimber(n) => return n,
             Kind::Number(x) => {

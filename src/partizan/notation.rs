@@ -3,12 +3,20 @@
 //! - numbers as reduced fractions: `0`, `-3`, `9/16`, `-55/64`;
 //! - nimbers `*`, `*2`, `*7`;
 //! - a number plus `k` ups plus a nimber, each part written only when it is not zero, in this
-//!   order: `1*`, `^`, `v`, `^*`, `v*`, `^^`, `vv`, `^[3]`, `v[3]*`, `1/2^`, `3/4v[3]*`, `-1^*2`
-//!   (`^` is ↑ = `{0|*}`, `v` is ↓, `^^` is ⇑, `^[k]` is k ups for k ≥ 3);
+//!   order: `1*`, `^`, `v`, `^*`, `v*`, `^^`, `vv`, `^3`, `v3*`, `1/2^`, `3/4v3*`, `-1^*2`
+//!   (`^` is ↑ = `{0|*}`, `v` is ↓, `^^` is ⇑, `^k` is k ups for k ≥ 3), as CGSuite's
+//!   `Uptimal` output writes them (`lib/core/.../core/Uptimal.scala`: the up symbol then the
+//!   coefficient when above 2; its tests print `^8*2`, `73/16v9*8`, `^^*`, `v5`);
+//! - CGSuite's `^[n]` (`↑^[n] = ↑ + ↑² + … + ↑ⁿ`) and `^<n>` (`↑ⁿ`) with a number and a nimber,
+//!   as `^[2]*` for `{0,^*|0}` (the string green-blue-blue) — see `tower_form`; CGSuite's
+//!   other uptimal expansions (sums of several powers) are printed in braces;
 //! - any other game `{A,B|C}` with its canonical options, each printed the same way, nested in
-//!   braces (CGSuite's `||` shorthand is not used). Options are listed numbers first, in
-//!   increasing order, then the others in order of their text, shorter before longer, then
-//!   alphabetically. Up to [`MAX_UPS`] ups are recognised; more are printed in braces.
+//!   braces (CGSuite's `||` shorthand is not used). Options are listed in CGSuite's order of
+//!   classes: numbers in increasing order, then nimbers, then `x + k·↑ + *n` by `(x, k, n)`,
+//!   then the others in order of their text, shorter before longer, then alphabetically
+//!   (CGSuite orders the last two classes by their uptimal expansions and option lists, so
+//!   the order within them can differ). Up to [`MAX_UPS`] ups are recognised; more are
+//!   printed in braces.
 
 use std::collections::HashMap;
 
@@ -121,6 +129,68 @@ pub fn up_form(arena: &mut Arena, g: GameId) -> Result<Option<UpForm>, PartizanE
     }
 }
 
+/// The largest `n` tried for `↑^[n]` and `↑^<n>` (CGSuite's `^[n]`, `^<n>`).
+pub const MAX_TOWER: usize = 32;
+
+/// CGSuite's `x^[n]*m`, `xv[n]*m`, `x^<n>*m`, `xv<n>*m` (`n ≥ 2`), if the game is one: `x` a
+/// number, `*m` a nimber, `↑^[n] = {↑^[n-1] | *}` (so `↑^[n] = ↑ + ↑² + … + ↑ⁿ`, Siegel
+/// ch. II.6) and `↑^<n> = {0 | ↓^<n-1>*}` (the powers `↑ⁿ`), both from `↑^[1] = ↑^<1> = ↑`; the
+/// constructions are CGSuite's (its tests print `{^|*}` as `^[2]`, `{0,^*|0}` as `^[2]*`,
+/// `{0|v*}` as `^<2>`, `{0,*|v}` as `^<2>*`). Games born more than [`MAX_TOWER`] + 2 days
+/// after their number part are not tried.
+fn tower_form(arena: &mut Arena, g: GameId) -> Result<Option<String>, PartizanError> {
+    let (ls, rs) = arena.stops(g);
+    if ls != rs {
+        return Ok(None);
+    }
+    let x = arena.number(ls);
+    let days = arena.birthday(g).saturating_sub(arena.birthday(x));
+    if days > MAX_TOWER as u64 + 2 {
+        return Ok(None);
+    }
+    let minus_x = arena.number(ls.checked_neg().ok_or(PartizanError::Overflow)?);
+    let h = arena.add(g, minus_x)?;
+    let star = arena.nimber(1);
+    let first = up(arena);
+    let (mut sum, mut power) = (first, first);
+    for n in 2..=(days as usize + 1).min(MAX_TOWER) {
+        // ↑^[n] = {↑^[n-1] | *}; ↑^<n> = {0 | ↓^<n-1>*}.
+        sum = arena.game(&[sum], &[star])?;
+        let down_star = {
+            let d = arena.neg(power)?;
+            arena.add(d, star)?
+        };
+        power = arena.game(&[Arena::ZERO], &[down_star])?;
+        for (tower, brackets) in [(sum, ('[', ']')), (power, ('<', '>'))] {
+            for (sign, arrow) in [(1, '^'), (-1, 'v')] {
+                let t = if sign > 0 { tower } else { arena.neg(tower)? };
+                let minus_t = arena.neg(t)?;
+                let rest = arena.add(h, minus_t)?;
+                let nimber = match arena.kind(rest) {
+                    Kind::Nimber(m) => m,
+                    _ if rest == Arena::ZERO => 0,
+                    _ => continue,
+                };
+                let mut s = String::new();
+                if ls != Dyadic::ZERO {
+                    s.push_str(&ls.to_string());
+                }
+                s.push(arrow);
+                s.push(brackets.0);
+                s.push_str(&n.to_string());
+                s.push(brackets.1);
+                match nimber {
+                    0 => {}
+                    1 => s.push('*'),
+                    m => s.push_str(&format!("*{m}")),
+                }
+                return Ok(Some(s));
+            }
+        }
+    }
+    Ok(None)
+}
+
 fn up_text(f: UpForm) -> String {
     let mut s = String::new();
     if f.number != Dyadic::ZERO || (f.ups == 0 && f.nimber == 0) {
@@ -134,7 +204,7 @@ fn up_text(f: UpForm) -> String {
             s.push_str(arrow);
             s.push_str(arrow);
         }
-        k => s.push_str(&format!("{arrow}[{k}]")),
+        k => s.push_str(&format!("{arrow}{k}")),
     }
     match f.nimber {
         0 => {}
@@ -166,6 +236,10 @@ impl Printer<'_> {
         let mut s = 3usize;
         for o in self.arena.left(g).iter().chain(self.arena.right(g).iter()) {
             s = s.saturating_add(self.size(*o) + 1).min(MAX_TEXT + 1);
+            if s > MAX_TEXT {
+                // Too long already: the other options need not be measured.
+                break;
+            }
         }
         self.sizes.insert(g, s);
         s
@@ -182,10 +256,26 @@ impl Printer<'_> {
         }
         let t = match up_form(self.arena, g)? {
             Some(f) => Some(up_text(f)),
-            None => self.braces(g)?,
+            None => match tower_form(self.arena, g)? {
+                Some(t) => Some(t),
+                None => self.braces(g)?,
+            },
         };
         self.texts.insert(g, t.clone());
         Ok(t)
+    }
+
+    /// The class of an option in CGSuite's order: numbers by value, then nimbers by size, then
+    /// `x + k·↑ + *n` by `(x, k, n)`, then the rest (by text).
+    fn rank(&mut self, g: GameId) -> Result<(u8, Dyadic, i64, u64), PartizanError> {
+        Ok(match self.arena.kind(g) {
+            Kind::Number(x) => (0, x, 0, 0),
+            Kind::Nimber(n) => (1, Dyadic::ZERO, 0, n),
+            Kind::Other => match up_form(self.arena, g)? {
+                Some(f) => (2, f.number, f.ups, f.nimber),
+                None => (3, Dyadic::ZERO, 0, 0),
+            },
+        })
     }
 
     fn braces(&mut self, g: GameId) -> Result<Option<String>, PartizanError> {
@@ -201,13 +291,10 @@ impl Printer<'_> {
                 let Some(t) = self.text(o)? else {
                     return Ok(None);
                 };
-                items.push((self.arena.as_number(o), t));
+                items.push((self.rank(o)?, t));
             }
-            items.sort_by(|(xa, ta), (xb, tb)| match (xa, xb) {
-                (Some(a), Some(b)) => a.cmp(b),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => (ta.len(), ta).cmp(&(tb.len(), tb)),
+            items.sort_by(|(ra, ta), (rb, tb)| {
+                ra.cmp(rb).then_with(|| (ta.len(), ta).cmp(&(tb.len(), tb)))
             });
             for (i, (_, t)) in items.iter().enumerate() {
                 if i > 0 {

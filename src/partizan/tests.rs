@@ -12,6 +12,10 @@ fn d(num: i128, exp: u32) -> Dyadic {
     Dyadic::new(num, exp).unwrap()
 }
 
+fn down_of(a: &mut Arena, g: GameId) -> GameId {
+    a.neg(g).unwrap()
+}
+
 fn show(a: &mut Arena, g: GameId) -> String {
     text(a, g).unwrap().unwrap()
 }
@@ -36,16 +40,54 @@ fn named_games_print_as_cgsuite_does() {
     let dbl = a.game(&[Arena::ZERO], &[up_star]).unwrap();
     assert_eq!(a.add(u, u).unwrap(), dbl);
     assert_eq!(show(&mut a, dbl), "^^");
+    // CGSuite writes k ups as the up symbol and k for k ≥ 3 (Uptimal.scala; its EvalTest
+    // prints "^^^^^^+vvv*+^19*3+v14" as "^8*2" and "vvvvv" as "v5").
     let triple = a.add_all(&[u, u, u]).unwrap();
-    assert_eq!(show(&mut a, triple), "^[3]");
+    assert_eq!(show(&mut a, triple), "^3");
     let triple_star = a.add(triple, star).unwrap();
-    assert_eq!(show(&mut a, triple_star), "^[3]*");
+    assert_eq!(show(&mut a, triple_star), "^3*");
+    let mut g = Arena::ZERO;
+    for _ in 0..8 {
+        g = a.add(g, u).unwrap();
+    }
+    let s2 = a.nimber(2);
+    let g = a.add(g, s2).unwrap();
+    assert_eq!(show(&mut a, g), "^8*2");
+    let mut g = Arena::ZERO;
+    for _ in 0..5 {
+        let dn = down_of(&mut a, u);
+        g = a.add(g, dn).unwrap();
+    }
+    assert_eq!(show(&mut a, g), "v5");
+    // CGSuite's EvalTest: {^|*} is ^[2], {0,^*|0} is ^[2]*, {0|v*} is ^<2>, {0,*|v} is ^<2>*;
+    // its CanonicalShortGameTestCase: {0|*||*|||*||||*} is ^[4].
+    let pow_to_2 = a.game(&[u], &[star]).unwrap();
+    assert_eq!(show(&mut a, pow_to_2), "^[2]");
+    let g = a.game(&[Arena::ZERO, up_star], &[Arena::ZERO]).unwrap();
+    assert_eq!(show(&mut a, g), "^[2]*");
+    let dstar = down_of(&mut a, up_star);
+    let g = a.game(&[Arena::ZERO], &[dstar]).unwrap();
+    assert_eq!(show(&mut a, g), "^<2>");
+    let d1 = down_of(&mut a, u);
+    let g = a.game(&[Arena::ZERO, star], &[d1]).unwrap();
+    assert_eq!(show(&mut a, g), "^<2>*");
+    let mut g = Arena::ZERO;
+    for _ in 0..4 {
+        g = a.game(&[g], &[star]).unwrap();
+    }
+    assert_eq!(show(&mut a, g), "^[4]");
+    let n = a.neg(g).unwrap();
+    assert_eq!(show(&mut a, n), "v[4]");
+    // CGSuite's order of options: numbers, nimbers, then uptimals.
+    let m1 = a.integer(-1);
+    let g = a.game(&[u, star], &[m1]).unwrap();
+    assert_eq!(show(&mut a, g), "{*,^|-1}");
     // 3/4 + 3·↓ + *.
     let three_quarters = a.number(d(3, 2));
     let g = a
         .add_all(&[three_quarters, down, down, down, star])
         .unwrap();
-    assert_eq!(show(&mut a, g), "3/4v[3]*");
+    assert_eq!(show(&mut a, g), "3/4v3*");
     let one = a.integer(1);
     let one_star = a.add(one, star).unwrap();
     assert_eq!(show(&mut a, one_star), "1*");
@@ -57,9 +99,9 @@ fn named_games_print_as_cgsuite_does() {
         mean_and_temperature(&mut a, pm).unwrap(),
         (d(0, 0), d(1, 0))
     );
-    // {0,↑*|0} is not of the form x + k·↑ + *n.
+    // {0,↑*|0} is not of the form x + k·↑ + *n: CGSuite's ↑^[2]* (below).
     let g = a.game(&[Arena::ZERO, up_star], &[Arena::ZERO]).unwrap();
-    assert_eq!(show(&mut a, g), "{0,^*|0}");
+    assert_eq!(show(&mut a, g), "^[2]*");
     // Numbers: {0|1} = 1/2, {1/2|1} = 3/4, {|} = 0, {-1|} = 0.
     let half = a.game(&[Arena::ZERO], &[one]).unwrap();
     assert_eq!(a.as_number(half), Some(d(1, 1)));
@@ -254,5 +296,129 @@ proptest! {
         let (my, _) = mean_and_temperature(&mut a, y).unwrap();
         let (ms, _) = mean_and_temperature(&mut a, s).unwrap();
         prop_assert_eq!(ms, mx.checked_add(my).unwrap());
+    }
+}
+
+/// Thermographs of games whose walls are in the literature, each also worked by hand from the
+/// definition (Siegel, *Combinatorial Game Theory*, ch. II.5; Winning Ways ch. 6).
+#[test]
+fn published_thermographs() {
+    let mut a = Arena::new();
+    let n = |a: &mut Arena, k: i128| a.integer(k);
+    // {2|-1}: LW = 2 - t and RW = -1 + t meet at t = 3/2, value 1/2.
+    let (two, m1) = (n(&mut a, 2), n(&mut a, -1));
+    let g = a.game(&[two], &[m1]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(1, 1), d(3, 1)));
+    // ±1 = {1|-1}: mean 0, temperature 1.
+    let (one, zero) = (n(&mut a, 1), Arena::ZERO);
+    let pm1 = a.game(&[one], &[m1]).unwrap();
+    assert_eq!(
+        mean_and_temperature(&mut a, pm1).unwrap(),
+        (d(0, 0), d(1, 0))
+    );
+    // {{4|2}|{-2|-4}} = ±(3 ± 1): the options' walls are vertical at ±3 above t = 1, so the
+    // walls 3 - t and -3 + t meet at t = 3, value 0.
+    let (four, m2, m4) = (n(&mut a, 4), n(&mut a, -2), n(&mut a, -4));
+    let hi = a.game(&[four], &[two]).unwrap();
+    let lo = a.game(&[m2], &[m4]).unwrap();
+    let g = a.game(&[hi], &[lo]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(0, 0), d(3, 0)));
+    let th = thermograph::Thermographer::new()
+        .thermograph(&mut a, g)
+        .unwrap();
+    // The Left wall: 2 (vertical) up to t = 1, then 3 - t (Winning Ways' picture of ±(3±1)).
+    assert_eq!(th.left.at(d(1, 1)).unwrap(), d(2, 0));
+    assert_eq!(th.left.at(d(2, 0)).unwrap(), d(1, 0));
+    // {1|0}: mean 1/2, temperature 1/2; * and ↑: infinitesimal, temperature 0.
+    let sw = a.game(&[one], &[zero]).unwrap();
+    assert_eq!(
+        mean_and_temperature(&mut a, sw).unwrap(),
+        (d(1, 1), d(1, 1))
+    );
+    let star = a.nimber(1);
+    assert_eq!(
+        mean_and_temperature(&mut a, star).unwrap(),
+        (d(0, 0), d(0, 0))
+    );
+    // {3|{2|0}}: LW({2|0}) is 2 - t up to t = 1, then 1, so G's Right wall is 2 up to t = 1,
+    // then 1 + t; its Left wall is 3 - t. They meet at t = 1, value 2.
+    let three = n(&mut a, 3);
+    let s20 = a.game(&[two], &[zero]).unwrap();
+    let g = a.game(&[three], &[s20]).unwrap();
+    assert_eq!(mean_and_temperature(&mut a, g).unwrap(), (d(2, 0), d(1, 0)));
+}
+
+/// A game tree whose leaves are small integers, so that hot games are common.
+#[derive(Debug, Clone)]
+enum Hot {
+    Int(i128),
+    Game(Vec<Hot>, Vec<Hot>),
+}
+
+fn hot_strategy() -> impl Strategy<Value = Hot> {
+    (-4i128..=4)
+        .prop_map(Hot::Int)
+        .prop_recursive(3, 20, 3, |inner| {
+            (
+                prop::collection::vec(inner.clone(), 1..3),
+                prop::collection::vec(inner, 1..3),
+            )
+                .prop_map(|(l, r)| Hot::Game(l, r))
+        })
+}
+
+fn build_hot(a: &mut Arena, h: &Hot) -> GameId {
+    match h {
+        Hot::Int(k) => a.integer(*k),
+        Hot::Game(l, r) => {
+            let left: Vec<GameId> = l.iter().map(|o| build_hot(a, o)).collect();
+            let right: Vec<GameId> = r.iter().map(|o| build_hot(a, o)).collect();
+            a.game(&left, &right).unwrap()
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Laws of means and temperatures on random hot games (Siegel ch. II.5): the mean is
+    /// additive and odd, lies between the stops; a number is its own mean; the temperature of
+    /// a sum is at most the larger temperature, and adding a number does not change a
+    /// non-number's temperature. Against an independent bound, the mean value theorem:
+    /// `k·m(G) − t(G) ≤ R(k·G) ≤ L(k·G) ≤ k·m(G) + t(G)` for `k = 1..4`.
+    #[test]
+    fn thermograph_laws(f in hot_strategy(), g in hot_strategy(), q in -16i128..16) {
+        let mut a = Arena::new();
+        let (x, y) = (build_hot(&mut a, &f), build_hot(&mut a, &g));
+        let (mx, tx) = mean_and_temperature(&mut a, x).unwrap();
+        let (my, ty) = mean_and_temperature(&mut a, y).unwrap();
+        let s = a.add(x, y).unwrap();
+        let (ms, ts) = mean_and_temperature(&mut a, s).unwrap();
+        prop_assert_eq!(ms, mx.checked_add(my).unwrap());
+        prop_assert!(ts <= tx.max(ty), "t(G+H) = {} > max({}, {})", ts, tx, ty);
+        let nx = a.neg(x).unwrap();
+        let (mn, tn) = mean_and_temperature(&mut a, nx).unwrap();
+        prop_assert_eq!((mn, tn), (mx.checked_neg().unwrap(), tx));
+        let (ls, rs) = a.stops(x);
+        prop_assert!(rs <= mx && mx <= ls);
+        let quarter = d(q, 2);
+        let num = a.number(quarter);
+        prop_assert_eq!(mean_and_temperature(&mut a, num).unwrap().0, quarter);
+        if a.as_number(x).is_none() {
+            let shifted = a.add(x, num).unwrap();
+            let (msh, tsh) = mean_and_temperature(&mut a, shifted).unwrap();
+            prop_assert_eq!((msh, tsh), (mx.checked_add(quarter).unwrap(), tx));
+        }
+        let t = tx.max(Dyadic::ZERO);
+        let mut multiple = Arena::ZERO;
+        let mut km = Dyadic::ZERO;
+        for _ in 1..=4 {
+            multiple = a.add(multiple, x).unwrap();
+            km = km.checked_add(mx).unwrap();
+            let (l, r) = a.stops(multiple);
+            prop_assert!(km.checked_add(t.checked_neg().unwrap()).unwrap() <= r);
+            prop_assert!(r <= l);
+            prop_assert!(l <= km.checked_add(t).unwrap());
+        }
     }
 }
