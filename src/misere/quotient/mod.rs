@@ -911,10 +911,24 @@ pub fn build_candidate(
             rep[c as usize] = order[i];
         }
     }
+    // The reduced table by look-ups only: `c1·c2` is `c1` times the heaps of `c2`'s least
+    // word one by one, and multiplying by a heap's element is well defined on classes.
+    let red_gen: Vec<Vec<u32>> = by_gen
+        .iter()
+        .map(|row| {
+            (0..count)
+                .map(|c| class[rank[row[rep[c]] as usize]])
+                .collect()
+        })
+        .collect();
     let mut table = vec![0u32; count * count];
-    for c1 in 0..count {
-        for c2 in 0..count {
-            table[c1 * count + c2] = class[rank[mul(rep[c1], rep[c2])]];
+    for c2 in 0..count {
+        let steps: Vec<&[u32]> = words[rep[c2]]
+            .iter()
+            .filter_map(|&h| gen_of(phi_m[h]).map(|gi| red_gen[gi].as_slice()))
+            .collect();
+        for c1 in 0..count {
+            table[c1 * count + c2] = steps.iter().fold(c1 as u32, |c, row| row[c as usize]);
         }
     }
     let m = Monoid {

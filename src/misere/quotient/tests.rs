@@ -57,7 +57,7 @@ fn fast_verdict(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Candidates with random freed heaps: the fast construction equals the plain one, and the
     /// fast closure gives the plain one's verdict (the same failing position and states in
@@ -65,7 +65,7 @@ proptest! {
     #[test]
     fn fast_paths_equal_plain_ones(
         code in code(),
-        max in 6usize..13,
+        max in 6usize..16,
         picks in prop::collection::vec((0usize..64, 1usize..4, 1usize..3), 1..3),
         first in prop::collection::vec(0usize..64, 0..4),
     ) {
