@@ -25,6 +25,7 @@
 
 use std::collections::HashSet;
 
+use super::fxhash::{hash_words, FxBuild};
 use super::monoid::Monoid;
 
 /// Why the closure stopped.
@@ -38,6 +39,11 @@ pub enum ClosureError {
 }
 
 /// The set of reachable states for one candidate monoid, grown as heaps are added.
+///
+/// The work is the maps `σ ↦ { z : gz ∈ σ }` (a gather of `|Q|` bits through row `g` of the
+/// table, done once per state and distinct `g`, without branches) and the unions of the rows
+/// `P/(Φ(G)·y)`; states are kept in one flat array and found through an open-addressing table
+/// of their numbers.
 #[derive(Debug)]
 pub struct Closure {
     q: usize,
@@ -49,14 +55,19 @@ pub struct Closure {
     table: Vec<u32>,
     /// Distinct heap transitions `(g, O(h))`.
     transitions: Vec<(u32, Vec<u32>)>,
+    /// The index of each transition's `g` in `gs`.
+    transition_g: Vec<usize>,
+    /// The distinct `g` of the transitions.
+    gs: Vec<u32>,
     /// The first heap of each transition.
     transition_heaps: Vec<usize>,
     /// How each state was first reached: its parent state and the transition taken.
     parents: Vec<(u32, u32)>,
-    seen_transitions: HashSet<(u32, Vec<u32>)>,
+    seen_transitions: HashSet<(u32, Vec<u32>), FxBuild>,
     /// States: `[element | has-move << 32, σ…]`, `w + 1` words each.
     states: Vec<u64>,
-    index: HashSet<Box<[u64]>>,
+    /// Open addressing: `state + 1` or 0 (empty), a power of two long.
+    slots: Vec<u32>,
     limit: usize,
 }
 
@@ -80,16 +91,17 @@ impl Closure {
             p: m.p.clone(),
             table: m.table.clone(),
             transitions: Vec::new(),
+            transition_g: Vec::new(),
+            gs: Vec::new(),
             transition_heaps: Vec::new(),
-            parents: vec![(u32::MAX, u32::MAX)],
-            seen_transitions: HashSet::new(),
+            parents: Vec::new(),
+            seen_transitions: HashSet::default(),
             states: Vec::new(),
-            index: HashSet::new(),
+            slots: vec![0; 1024],
             limit: limit.max(1),
         };
-        let start = vec![0u64; w + 1].into_boxed_slice();
-        c.states.extend_from_slice(&start);
-        c.index.insert(start);
+        let start = vec![0u64; w + 1];
+        c.insert(&start, (u32::MAX, u32::MAX));
         c
     }
 
@@ -103,6 +115,52 @@ impl Closure {
         false
     }
 
+    fn state(&self, s: usize) -> &[u64] {
+        &self.states[s * (self.w + 1)..(s + 1) * (self.w + 1)]
+    }
+
+    /// Is `buf` a state already?
+    fn contains(&self, buf: &[u64]) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = hash_words(buf) as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => return false,
+                id => {
+                    if self.state(id as usize - 1) == buf {
+                        return true;
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds a state known to be new.
+    fn insert(&mut self, buf: &[u64], parent: (u32, u32)) {
+        if 2 * (self.len() + 1) > self.slots.len() {
+            let n = self.len();
+            self.slots = vec![0; self.slots.len() * 2];
+            for s in 0..n {
+                let slot = self.free_slot(self.state(s));
+                self.slots[slot] = s as u32 + 1;
+            }
+        }
+        let slot = self.free_slot(buf);
+        self.slots[slot] = self.len() as u32 + 1;
+        self.states.extend_from_slice(buf);
+        self.parents.push(parent);
+    }
+
+    fn free_slot(&self, buf: &[u64]) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = hash_words(buf) as usize & mask;
+        while self.slots[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
     /// Adds a heap with element `g` and option elements `opts` (sorted, distinct), then closes
     /// the set of states and checks each new one.
     pub fn add_heap(&mut self, heap: usize, g: u32, opts: &[u32]) -> Result<(), ClosureError> {
@@ -110,45 +168,84 @@ impl Closure {
         if !self.seen_transitions.insert(key.clone()) {
             return Ok(());
         }
+        let gi = match self.gs.iter().position(|&x| x == g) {
+            Some(i) => i,
+            None => {
+                self.gs.push(g);
+                self.gs.len() - 1
+            }
+        };
         self.transitions.push(key);
+        self.transition_g.push(gi);
         self.transition_heaps.push(heap);
         let t_new = self.transitions.len() - 1;
         let old = self.len();
+        let w = self.w;
         // The old states were closed under the old transitions: apply the new one to them,
         // then every transition to each state that appears.
-        let mut buf = vec![0u64; self.w + 1];
+        let mut buf = vec![0u64; w + 1];
+        let mut gathered = vec![0u64; w];
         for s in 0..old {
-            self.apply(s, t_new, &mut buf)?;
+            self.gather(s, self.gs[gi], &mut gathered);
+            self.apply(s, t_new, &gathered, &mut buf)?;
         }
+        // Gathers of the current state, one per distinct g, made when first needed.
+        let mut cache = vec![0u64; self.gs.len() * w];
+        let mut done = vec![false; self.gs.len()];
         let mut next = old;
         while next < self.len() {
+            done.fill(false);
             for t in 0..self.transitions.len() {
-                self.apply(next, t, &mut buf)?;
+                let gi = self.transition_g[t];
+                let slot = &mut cache[gi * w..(gi + 1) * w];
+                if !done[gi] {
+                    done[gi] = true;
+                    let mut tmp = std::mem::take(&mut gathered);
+                    self.gather(next, self.gs[gi], &mut tmp);
+                    slot.copy_from_slice(&tmp);
+                    gathered = tmp;
+                }
+                let g_sig = &cache[gi * w..(gi + 1) * w];
+                // `apply` needs `&mut self`; the cache is a local, so pass a copy of its words.
+                gathered.copy_from_slice(g_sig);
+                self.apply(next, t, &gathered, &mut buf)?;
             }
             next += 1;
         }
         Ok(())
     }
 
-    fn apply(&mut self, s: usize, t: usize, buf: &mut [u64]) -> Result<(), ClosureError> {
-        let (q, w) = (self.q, self.w);
-        let state = &self.states[s * (w + 1)..(s + 1) * (w + 1)];
-        let a = (state[0] & 0xffff_ffff) as usize;
-        let moved = state[0] >> 32 != 0;
-        let (g, ref opts) = self.transitions[t];
-        let g = g as usize;
-        let a2 = self.table[a * q + g] as usize;
-        let moved2 = moved || !opts.is_empty();
-        buf.fill(0);
-        buf[0] = a2 as u64 | (u64::from(moved2) << 32);
-        let sig = &state[1..];
-        let row = &self.table[g * q..(g + 1) * q];
-        for (z, &gz) in row.iter().enumerate() {
-            let gz = gz as usize;
-            if sig[gz / 64] >> (gz % 64) & 1 != 0 {
-                buf[1 + z / 64] |= 1 << (z % 64);
+    /// `{ z : gz ∈ σ(s) }` into `out`.
+    fn gather(&self, s: usize, g: u32, out: &mut [u64]) {
+        let q = self.q;
+        let sig = &self.state(s)[1..];
+        let row = &self.table[g as usize * q..(g as usize + 1) * q];
+        for (j, chunk) in row.chunks(64).enumerate() {
+            let mut acc = 0u64;
+            for (k, &gz) in chunk.iter().enumerate() {
+                let gz = gz as usize;
+                acc |= ((sig[gz >> 6] >> (gz & 63)) & 1) << k;
             }
+            out[j] = acc;
         }
+    }
+
+    fn apply(
+        &mut self,
+        s: usize,
+        t: usize,
+        gathered: &[u64],
+        buf: &mut [u64],
+    ) -> Result<(), ClosureError> {
+        let (q, w) = (self.q, self.w);
+        let head = self.states[s * (w + 1)];
+        let a = (head & 0xffff_ffff) as usize;
+        let moved = head >> 32 != 0;
+        let (g, ref opts) = self.transitions[t];
+        let a2 = self.table[a * q + g as usize] as usize;
+        let moved2 = moved || !opts.is_empty();
+        buf[0] = a2 as u64 | (u64::from(moved2) << 32);
+        buf[1..].copy_from_slice(gathered);
         for &y in opts {
             let ay = self.table[a * q + y as usize] as usize;
             let src = &self.quot[ay * w..(ay + 1) * w];
@@ -156,7 +253,7 @@ impl Closure {
                 *d |= s;
             }
         }
-        if self.index.contains(&buf[..]) {
+        if self.contains(buf) {
             return Ok(());
         }
         let some_option_in_p = buf[1] & 1 != 0;
@@ -174,9 +271,7 @@ impl Closure {
         if self.len() >= self.limit {
             return Err(ClosureError::TooMany);
         }
-        self.parents.push((s as u32, t as u32));
-        self.states.extend_from_slice(buf);
-        self.index.insert(buf.to_vec().into_boxed_slice());
+        self.insert(buf, (s as u32, t as u32));
         Ok(())
     }
 }

@@ -62,18 +62,50 @@
 //! So `O(M) = O(M − p)`, and with `Φ(M) := Φ(M − p)` heap `M` adds to the closure a transition
 //! it already has: no new state, the candidate passes, `Q_M = Q_{M−1}`. This is the octal
 //! periodicity theorem's argument (Guy and Smith) applied to `Φ` instead of Grundy values,
-//! and is the same condition [`crate::analysis::theorem_bound`] checks. It asks for fewer
-//! heaps than CGSuite's test `3·n0 + 3p + t + 2 ≤ N + 1`, which it implies.
+//! and is the same condition [`crate::analysis::theorem_bound`] checks.
 //!
-//! # Cost
+//! Compared with CGSuite: its test for a code whose moves leave at most `k` heaps is
+//! `k·n0 + k·p + t + k ≤ N + 1` (`TBCode.periodicityChecker`; `k = 2` for octal codes, so
+//! `2·n0 + 2p + t + 2`, and `3·n0 + 3p + t + 3` for hexadecimal ones). Ours asks two heaps
+//! fewer for octal codes: Kayles is certified at heap 167 here and at 169 by MisereSolver,
+//! with the same quotient (`scripts/bench-misere.sh`). The review of the proof above (2026-11,
+//! issue 30) found each step needed: `n0 ≥ 1` so that `b − p` is a heap and the two-heap
+//! option stays a two-heap option; `N + 1 ≥ 2·n0 + 2p + t` so that `M − j ≥ 2·n0 + 2p` for
+//! every `j ≤ t`, which puts the larger part of a split at `n0 + p` or more and the
+//! single-heap options at `n0` or more after subtracting `p`; induction on `M` for the heaps
+//! between `N` and `M`; and that an unchanged set of transitions leaves the closure, hence
+//! `P` and the reduction, unchanged. Codes leaving three heaps (hexadecimal digits 8–F) are
+//! not certified at all (`theorem_t` is `None` for them).
+//!
+//! # Cost, and what makes it fast
 //! A step costs the columns (O(|Q|·(options of least words + |O(n)|)) each), the reduction
-//! (O(|M|·generators) a round), and the closure: O(states · transitions · |Q|/64) words, the
-//! part that dominates on games with large quotients; its states are bitsets over `Q` in one
-//! flat array (`|Q|/64 + 1` words each), so memory is `states · (|Q|/8 + 8)` bytes plus an
-//! index, bounded by the state limit given.
+//! (O(|M|·generators) a round), and the closure: O(states · transitions · |Q|/64) words plus
+//! one gather of `|Q|` bits per state and distinct heap element. Its states are bitsets over
+//! `Q` in one flat array (`|Q|/64 + 1` words each) found through an open-addressing table, so
+//! memory is about `states · (|Q|/8 + 16)` bytes, bounded by the state limit given. Three
+//! things keep it fast (measured in `results/misere.md`):
+//! - **Failures early.** Candidates that fail cost the most (0.07 at heap 33 tries 27 before
+//!   the one that passes). The closure is the same set of states in any order of the heaps,
+//!   but a failure is met as soon as a failing position's heaps are in: the verification adds
+//!   the new heap and the heaps of the last failing position first ([`heap_order`]), so a
+//!   failing candidate is usually rejected among a fraction of the states.
+//! - **The candidate built with tables.** [`build_candidate`] multiplies by mixed-radix
+//!   arithmetic without allocation, tabulates multiplication by each heap's element, and takes
+//!   each heap's option elements once; the options of a least word are then table look-ups.
+//! - **The closure without branches or allocation** ([`closure`]): the gather is done once per
+//!   state and distinct `g`, bit by bit without branches; states are hashed word by word
+//!   ([`fxhash`]).
+//!
+//! The plain first versions of the candidate construction and of the closure are kept for the
+//! tests (`reference.rs`), which check the fast ones against them on random codes.
 
 pub mod closure;
+mod fxhash;
 pub mod monoid;
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
 
 use std::collections::HashMap;
 
@@ -207,7 +239,7 @@ impl QuotientSolver {
 
     fn options_of_heap(&self, h: usize) -> Vec<u32> {
         let mut out = Vec::new();
-        crate::position::for_each_option(&self.moves, h, |parts| {
+        crate::rules::for_each_option(&self.moves, h, |parts| {
             let mut e = 0u32;
             for &x in parts {
                 e = self.m.mul(e, self.phi[x]);
@@ -231,7 +263,7 @@ impl QuotientSolver {
                     rest = self.m.mul(rest, self.phi[x]);
                 }
             }
-            crate::position::for_each_option(&self.moves, h, |parts| {
+            crate::rules::for_each_option(&self.moves, h, |parts| {
                 let mut e = rest;
                 for &x in parts {
                     e = self.m.mul(e, self.phi[x]);
@@ -341,7 +373,7 @@ impl QuotientSolver {
             };
             let mut phi: Vec<u32> = self.phi.iter().map(|&f| class[f as usize]).collect();
             phi.push(x_class);
-            match self.verify_full(&new, &phi) {
+            match self.verify_full(&new, &phi, &[n]) {
                 Ok(closure) => {
                     self.commit(new, phi, closure);
                     return Ok(());
@@ -399,9 +431,14 @@ impl QuotientSolver {
     }
 
     /// The closure of a candidate over heaps `1 … phi.len() − 1`.
-    fn verify_full(&self, m: &Monoid, phi: &[u32]) -> Result<Closure, ClosureError> {
+    fn verify_full(
+        &self,
+        m: &Monoid,
+        phi: &[u32],
+        first: &[usize],
+    ) -> Result<Closure, ClosureError> {
         let mut c = Closure::new(m, self.state_limit);
-        for h in 1..phi.len() {
+        for h in heap_order(phi.len() - 1, first) {
             let o = heap_options(&self.moves, m, phi, h);
             c.add_heap(h, phi[h], &o)?;
         }
@@ -427,6 +464,9 @@ impl QuotientSolver {
     /// repeat from each new failure (Plambeck and Siegel's recalibration by the least failing
     /// position, with our closure as the test).
     fn recalibrate(&mut self, n: usize, mut failure: ClosureError) -> Result<(), QuotientError> {
+        // Every failing position met at this heap: a candidate must be consistent at each
+        // (a necessary condition, checked before its costly verification).
+        let mut failures: Vec<Vec<usize>> = Vec::new();
         for _ in 0..MAX_RECALIBRATIONS {
             let position = match failure {
                 ClosureError::TooMany => {
@@ -437,6 +477,7 @@ impl QuotientSolver {
                 }
                 ClosureError::Inconsistent(p) => p,
             };
+            failures.push(position.clone());
             let mut involved: Vec<usize> = position.clone();
             involved.sort_unstable();
             involved.dedup();
@@ -455,11 +496,14 @@ impl QuotientSolver {
                     else {
                         continue;
                     };
-                    let path: Vec<(u32, Vec<u32>)> = position
-                        .iter()
-                        .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
-                        .collect();
-                    if closure::consistent_at(&m, &path) {
+                    let consistent = |pos: &Vec<usize>| {
+                        let path: Vec<(u32, Vec<u32>)> = pos
+                            .iter()
+                            .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
+                            .collect();
+                        closure::consistent_at(&m, &path)
+                    };
+                    if failures.iter().rev().all(consistent) {
                         chosen = Some((m, phi));
                         break 'search;
                     }
@@ -468,7 +512,9 @@ impl QuotientSolver {
             let Some((m, phi)) = chosen else {
                 return Err(QuotientError::Refinement { heap: n });
             };
-            match self.verify_full(&m, &phi) {
+            let mut first = vec![n];
+            first.extend(position.iter());
+            match self.verify_full(&m, &phi, &first) {
                 Ok(closure) => {
                     self.commit(m, phi, closure);
                     return Ok(());
@@ -617,7 +663,7 @@ pub fn compute(
 /// The distinct elements of the options of heap `h` under `phi` in `m`.
 fn heap_options(moves: &MoveSet, m: &Monoid, phi: &[u32], h: usize) -> Vec<u32> {
     let mut out = Vec::new();
-    crate::position::for_each_option(moves, h, |parts| {
+    crate::rules::for_each_option(moves, h, |parts| {
         let mut e = 0u32;
         for &x in parts {
             e = m.mul(e, phi[x]);
@@ -626,6 +672,23 @@ fn heap_options(moves: &MoveSet, m: &Monoid, phi: &[u32], h: usize) -> Vec<u32> 
     });
     out.sort_unstable();
     out.dedup();
+    out
+}
+
+/// Heaps `1 … last` in the order the verification adds them: `first` (without repeats), then
+/// the others upwards. Heaps a candidate is likely to get wrong (the new heap, those of the
+/// last failing position) come first, so that a failure shows among few states; the closure
+/// is the same set of states in any order.
+fn heap_order(last: usize, first: &[usize]) -> Vec<usize> {
+    let mut seen = vec![false; last + 1];
+    seen[0] = true;
+    let mut out = Vec::with_capacity(last);
+    for &h in first.iter().chain(&(1..=last).collect::<Vec<_>>()) {
+        if !seen[h] {
+            seen[h] = true;
+            out.push(h);
+        }
+    }
     out
 }
 
@@ -668,13 +731,16 @@ fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
 }
 
 /// Most elements of an unreduced candidate.
-const MAX_CANDIDATE: usize = 1 << 18;
+pub(crate) const MAX_CANDIDATE: usize = 1 << 18;
+
+/// Most elements of a reduced candidate (its table is `MAX_ORDER²` ids: 1 GiB).
+const MAX_ORDER: usize = 1 << 14;
 
 /// A candidate for heaps `0 … base_phi.len() − 1`: the submonoid `R` of `base` generated by
 /// the heaps not freed, times a cyclic monoid `{1, x, …, x^(m+p−1)}` (`x^(m+p) = x^m`) for
 /// each freed heap `(heap, m, p)`; `P` by the misère rule over least words (in least-word
 /// order, every option's element comes first); reduced and numbered by least word. `None`
-/// when it would be too large.
+/// when it would be too large (more than [`MAX_CANDIDATE`] elements, or [`MAX_ORDER`] reduced).
 pub fn build_candidate(
     moves: &MoveSet,
     base: &Monoid,
@@ -725,26 +791,7 @@ pub fn build_candidate(
         return None;
     }
     let rn = r_elems.len();
-    let decode = |mut e: usize| -> (usize, Vec<usize>) {
-        let r = e % rn;
-        e /= rn;
-        let ks = radix
-            .iter()
-            .map(|&b| {
-                let k = e % b;
-                e /= b;
-                k
-            })
-            .collect();
-        (r, ks)
-    };
-    let encode = |r: usize, ks: &[usize]| -> usize {
-        let mut e = 0;
-        for (i, &k) in ks.iter().enumerate().rev() {
-            e = e * radix[i] + k;
-        }
-        e * rn + r
-    };
+    // Mixed-radix arithmetic without allocation: element = r + rn·(k_0 + radix_0·(k_1 + …)).
     let cap = |i: usize, s: usize| {
         let (_, m, p) = free[i];
         if s < m + p {
@@ -753,30 +800,51 @@ pub fn build_candidate(
             m + (s - m) % p
         }
     };
-    let mul = |a: usize, b: usize| -> usize {
-        let (ra, ka) = decode(a);
-        let (rb, kb) = decode(b);
-        let r = r_index[base.mul(r_elems[ra], r_elems[rb]) as usize] as usize;
-        let ks: Vec<usize> = (0..ka.len()).map(|i| cap(i, ka[i] + kb[i])).collect();
-        encode(r, &ks)
+    let mul = |mut a: usize, mut b: usize| -> usize {
+        let r = r_index[base.mul(r_elems[a % rn], r_elems[b % rn]) as usize] as usize;
+        a /= rn;
+        b /= rn;
+        let (mut out, mut place) = (r, rn);
+        for (i, &rad) in radix.iter().enumerate() {
+            let k = cap(i, a % rad + b % rad);
+            a /= rad;
+            b /= rad;
+            out += k * place;
+            place *= rad;
+        }
+        out
     };
-    let unit = vec![0usize; free.len()];
+    // The element of one copy of freed heap i.
+    let unit_of = |i: usize| rn * radix[..i].iter().product::<usize>();
     let phi_m: Vec<usize> = (0..=last)
         .map(|h| match freed(h) {
-            Some(i) => {
-                let mut ks = unit.clone();
-                ks[i] = 1;
-                encode(0, &ks)
-            }
-            None => encode(r_index[base_phi[h] as usize] as usize, &unit),
+            Some(i) => unit_of(i),
+            None => r_index[base_phi[h] as usize] as usize,
         })
         .collect();
+    // Multiplication by each distinct heap element, tabulated.
+    let mut gens: Vec<usize> = phi_m.iter().copied().filter(|&g| g != 0).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let gen_of = |e: usize| gens.binary_search(&e).ok();
+    let by_gen: Vec<Vec<u32>> = gens
+        .iter()
+        .map(|&g| (0..size).map(|e| mul(e, g) as u32).collect())
+        .collect();
+    let times_heap = |e: usize, h: usize| -> usize {
+        match gen_of(phi_m[h]) {
+            Some(gi) => by_gen[gi][e] as usize,
+            None => e,
+        }
+    };
     // Least words, and the order they give.
     let word = |e: usize| -> Vec<usize> {
-        let (r, ks) = decode(e);
+        let r = e % rn;
+        let mut rest = e / rn;
         let mut w = r_words[r].clone();
-        for (i, &k) in ks.iter().enumerate() {
-            w.extend(std::iter::repeat_n(free[i].0, k));
+        for (i, &rad) in radix.iter().enumerate() {
+            w.extend(std::iter::repeat_n(free[i].0, rest % rad));
+            rest /= rad;
         }
         w.sort_unstable_by(|a, b| b.cmp(a));
         w
@@ -788,7 +856,10 @@ pub fn build_candidate(
     for (i, &e) in order.iter().enumerate() {
         rank[e] = i;
     }
-    // P in least-word order.
+    // The distinct elements of each heap's options.
+    let mut heap_opts: Vec<Option<Vec<usize>>> = vec![None; last + 1];
+    // P in least-word order: the options of `w` are, for each distinct heap `h` of `w`, the
+    // element of `w` without one `h` times each option element of `h`.
     let mut in_p = vec![false; size];
     for &e in &order {
         let w = &words[e];
@@ -798,44 +869,74 @@ pub fn build_candidate(
             if i > 0 && w[i - 1] == h {
                 continue;
             }
-            let mut rest = encode(0, &unit);
-            for (j, &x) in w.iter().enumerate() {
-                if j != i {
-                    rest = mul(rest, phi_m[x]);
+            let opts = heap_opts[h].get_or_insert_with(|| {
+                let mut o = Vec::new();
+                crate::rules::for_each_option(moves, h, |parts| {
+                    o.push(parts.iter().fold(0, |f, &x| times_heap(f, x)));
+                });
+                o.sort_unstable();
+                o.dedup();
+                o
+            });
+            if opts.is_empty() {
+                continue;
+            }
+            moved = true;
+            let rest = w
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .fold(0, |f, (_, &x)| times_heap(f, x));
+            for &y in opts.iter() {
+                let f = mul(rest, y);
+                debug_assert!(rank[f] < rank[e]);
+                if in_p[f] {
+                    any_p = true;
+                    break;
                 }
             }
-            crate::position::for_each_option(moves, h, |parts| {
-                moved = true;
-                let mut f = rest;
-                for &x in parts {
-                    f = mul(f, phi_m[x]);
-                }
-                debug_assert!(rank[f] < rank[e]);
-                any_p |= in_p[f];
-            });
+            if any_p {
+                break;
+            }
         }
         in_p[e] = moved && !any_p;
     }
     // Reduce, over the rank order so that classes are numbered by least word.
-    let mut gens: Vec<usize> = phi_m.iter().copied().filter(|&g| g != 0).collect();
-    gens.sort_unstable();
-    gens.dedup();
     let (class, count) = monoid::reduce(
         size,
         &|i| in_p[order[i]],
-        &|i, g| rank[mul(order[i], gens[g])],
+        &|i, g| rank[by_gen[g][order[i]] as usize],
         gens.len(),
     );
+    if count > MAX_ORDER {
+        // Its table alone would take gigabytes (0.07's heap 34 met such candidates and the run
+        // was killed at 8 GB): the search skips it.
+        return None;
+    }
     let mut rep = vec![usize::MAX; count];
     for (i, &c) in class.iter().enumerate() {
         if rep[c as usize] == usize::MAX {
             rep[c as usize] = order[i];
         }
     }
+    // The reduced table by look-ups only: `c1·c2` is `c1` times the heaps of `c2`'s least
+    // word one by one, and multiplying by a heap's element is well defined on classes.
+    let red_gen: Vec<Vec<u32>> = by_gen
+        .iter()
+        .map(|row| {
+            (0..count)
+                .map(|c| class[rank[row[rep[c]] as usize]])
+                .collect()
+        })
+        .collect();
     let mut table = vec![0u32; count * count];
-    for c1 in 0..count {
-        for c2 in 0..count {
-            table[c1 * count + c2] = class[rank[mul(rep[c1], rep[c2])]];
+    for c2 in 0..count {
+        let steps: Vec<&[u32]> = words[rep[c2]]
+            .iter()
+            .filter_map(|&h| gen_of(phi_m[h]).map(|gi| red_gen[gi].as_slice()))
+            .collect();
+        for c1 in 0..count {
+            table[c1 * count + c2] = steps.iter().fold(c1 as u32, |c, row| row[c as usize]);
         }
     }
     let m = Monoid {

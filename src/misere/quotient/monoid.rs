@@ -9,6 +9,8 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use super::fxhash::FxBuild;
+
 /// A position as a multiset of heaps, sorted from the largest heap down (no zero heaps).
 pub type Word = Vec<usize>;
 
@@ -66,29 +68,32 @@ pub fn reduce(
     gens: usize,
 ) -> (Vec<u32>, usize) {
     let mut class: Vec<u32> = (0..size).map(|e| u32::from(in_p(e))).collect();
-    let mut count = class
-        .iter()
-        .copied()
-        .collect::<std::collections::HashSet<_>>()
-        .len();
+    // Each round renumbers the classes in order of first appearance.
+    let mut count = 1 + usize::from(class.iter().any(|&c| c != class[0]));
     // Successors are fixed: tabulate them once.
-    let succ: Vec<usize> = (0..size)
+    let succ: Vec<u32> = (0..size)
         .flat_map(|e| (0..gens).map(move |g| (e, g)))
-        .map(|(e, g)| mul_gen(e, g))
+        .map(|(e, g)| mul_gen(e, g) as u32)
         .collect();
-    let mut key: Vec<u32> = Vec::with_capacity(gens + 1);
+    let width = gens + 1;
+    let mut keys: Vec<u32> = vec![0; size * width];
     loop {
-        let mut ids: HashMap<Vec<u32>, u32> = HashMap::with_capacity(count * 2);
-        let mut next = Vec::with_capacity(size);
         for e in 0..size {
-            key.clear();
-            key.push(class[e]);
-            key.extend(succ[e * gens..(e + 1) * gens].iter().map(|&s| class[s]));
+            let key = &mut keys[e * width..(e + 1) * width];
+            key[0] = class[e];
+            for (k, &s) in key[1..].iter_mut().zip(&succ[e * gens..(e + 1) * gens]) {
+                *k = class[s as usize];
+            }
+        }
+        let mut ids: HashMap<&[u32], u32, FxBuild> =
+            HashMap::with_capacity_and_hasher(count * 2, FxBuild::default());
+        let mut next = Vec::with_capacity(size);
+        for key in keys.chunks_exact(width) {
             let fresh = ids.len() as u32;
-            let id = *ids.entry(key.clone()).or_insert(fresh);
-            next.push(id);
+            next.push(*ids.entry(key).or_insert(fresh));
         }
         let new_count = ids.len();
+        drop(ids);
         class = next;
         if new_count == count {
             return (class, count);

@@ -1,0 +1,98 @@
+//! The fast paths against the plain ones ([`super::reference`]) on random octal codes: the
+//! candidate construction must give the same monoid and `Φ`, and the verification closure the
+//! same verdict and states, in the plain heap order and in the order the solver uses.
+
+use proptest::prelude::*;
+
+use super::{build_candidate, heap_options, heap_order, reference, Closure, QuotientSolver};
+use crate::rules::Rule;
+
+/// A random code `0.d1…dk` (k ≤ 3, last digit non-zero).
+fn code() -> impl Strategy<Value = String> {
+    prop::collection::vec(0u8..8, 1..=3)
+        .prop_filter("last digit non-zero", |d| *d.last().unwrap() != 0)
+        .prop_map(|d| format!("0.{}", d.iter().map(|x| x.to_string()).collect::<String>()))
+}
+
+/// The solver for `code` after heaps `0 … max`, or as far as it gets with small quotients
+/// (order at most 24, so that the test stays cheap on wild codes).
+fn solver(code: &str, max: usize) -> QuotientSolver {
+    let rule = Rule::parse(code).expect("a valid code");
+    let mut s = QuotientSolver::new(&rule, 1 << 16);
+    while s.count() <= max && s.monoid().order <= 24 && s.step().is_ok() {}
+    s
+}
+
+/// `(result, states)` of the plain closure over heaps `1 … last` upwards.
+fn plain_verdict(
+    s: &QuotientSolver,
+    m: &super::Monoid,
+    phi: &[u32],
+) -> (Result<(), super::ClosureError>, usize) {
+    let mut c = reference::Closure::new(m, 1 << 16);
+    for h in 1..phi.len() {
+        let o = heap_options(&s.moves, m, phi, h);
+        if let Err(e) = c.add_heap(h, phi[h], &o) {
+            return (Err(e), c.len());
+        }
+    }
+    (Ok(()), c.len())
+}
+
+/// The same with the fast closure, heaps in the solver's order with `first` first.
+fn fast_verdict(
+    s: &QuotientSolver,
+    m: &super::Monoid,
+    phi: &[u32],
+    first: &[usize],
+) -> (Result<(), super::ClosureError>, usize) {
+    let mut c = Closure::new(m, 1 << 16);
+    for h in heap_order(phi.len() - 1, first) {
+        let o = heap_options(&s.moves, m, phi, h);
+        if let Err(e) = c.add_heap(h, phi[h], &o) {
+            return (Err(e), c.len());
+        }
+    }
+    (Ok(()), c.len())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Candidates with random freed heaps: the fast construction equals the plain one, and the
+    /// fast closure gives the plain one's verdict (the same failing position and states in
+    /// the plain order; the same verdict and states count in any order when it passes).
+    #[test]
+    fn fast_paths_equal_plain_ones(
+        code in code(),
+        max in 6usize..16,
+        picks in prop::collection::vec((0usize..64, 1usize..4, 1usize..3), 1..3),
+        first in prop::collection::vec(0usize..64, 0..4),
+    ) {
+        let s = solver(&code, max);
+        let last = s.phi.len() - 1;
+        prop_assume!(last >= 2);
+        let mut free: Vec<(usize, usize, usize)> = Vec::new();
+        for &(h, m, p) in &picks {
+            let h = 1 + h % last;
+            if free.iter().all(|f| f.0 != h) {
+                free.push((h, m, p));
+            }
+        }
+        let fast = build_candidate(&s.moves, &s.m, &s.phi, &free);
+        let plain = reference::build_candidate(&s.moves, &s.m, &s.phi, &free);
+        prop_assert_eq!(&fast, &plain, "{} free {:?}", code, free);
+        let first: Vec<usize> = first.iter().map(|&h| 1 + h % last).collect();
+        for (m, phi) in fast.iter().map(|(m, p)| (m, p)).chain(std::iter::once((&s.m, &s.phi))) {
+            let (p, p_states) = plain_verdict(&s, m, phi);
+            let (f, f_states) = fast_verdict(&s, m, phi, &[]);
+            prop_assert_eq!(&p, &f, "{} free {:?}", code, free);
+            prop_assert_eq!(p_states, f_states);
+            let (o, o_states) = fast_verdict(&s, m, phi, &first);
+            prop_assert_eq!(p.is_ok(), o.is_ok(), "{} order {:?}", code, first);
+            if p.is_ok() {
+                prop_assert_eq!(p_states, o_states);
+            }
+        }
+    }
+}
