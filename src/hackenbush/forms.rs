@@ -188,7 +188,8 @@ pub struct Moves {
     pub count: usize,
     /// The first [`MAX_LISTED_MOVES`] of them.
     pub listed: Vec<Move>,
-    /// Components whose moves were not searched (too large and not all green), from 1.
+    /// Components whose moves were not searched (too large and not all green, or green graphs
+    /// over [`super::MAX_GREEN_MOVES_EDGES`] edges), from 1.
     pub not_searched: Vec<usize>,
 }
 
