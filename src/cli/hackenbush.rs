@@ -27,7 +27,8 @@ pub struct HackenbushArgs {
     /// repeated): one edge a line 'u v COLOUR', u and v vertex names, COLOUR B, R, G or blue,
     /// red, green; the vertex g (or 0) is the ground; loops and cycles allowed; '#' comments.
     /// Edges are numbered by line from 1. All-green graphs reduce by the fusion principle (any
-    /// size); mixed graphs with a cycle are searched, up to 24 edges.
+    /// size); trees of any colour by ordinal sums; other mixed graphs are split where they meet
+    /// the ground and each part with a cycle is searched, up to 20 edges a part.
     #[arg(long, value_name = "FILE")]
     graph: Vec<PathBuf>,
     /// Print the result as one JSON object (values in CGSuite's notation, canonical forms as

@@ -502,8 +502,7 @@ fn winning_moves(
         };
         if k >= trees.len() {
             let i = k - trees.len();
-            let Some(cuts) = super::graph::cut_values(ev, &graphs[i], &mut evaluated[i], mine)?
-            else {
+            let Some(cuts) = super::graph::cut_values(ev, &mut evaluated[i], mine)? else {
                 moves.not_searched.push(k + 1);
                 continue;
             };

@@ -17,8 +17,18 @@
 //! cycles is a tree and goes through the ordinal sums of [`super::forms`]; a mixed graph with a
 //! cycle is evaluated by a search of its game: positions are the sets of edges still joined to
 //! the ground (a bit mask), memoized, each position's canonical form built from its options by
-//! [`crate::partizan`]. The search is refused beyond [`MAX_SEARCH_EDGES`] edges or
-//! [`MAX_SEARCH_POSITIONS`] positions.
+//! [`crate::partizan`]. Before any of this a graph that is not all green is split into the
+//! parts that meet only at the ground (the graph is their sum), and each part goes the cheapest
+//! way; the search is refused for a part beyond [`MAX_SEARCH_EDGES`] edges or
+//! [`MAX_SEARCH_POSITIONS`] positions. Winning moves are the cuts whose value, plus the rest of
+//! the sum, is `≥ 0` for Left or `≤ 0` for Right: for a searched part the cut values are in the
+//! search's memo, for a tree they are recomputed along the path to the ground, for an
+//! all-green graph by a new reduction per cut (up to [`MAX_GREEN_MOVES_EDGES`] edges).
+//!
+//! Checks (the tests below): fusion against the Grundy values of an explicit search of random
+//! green graphs and against Winning Ways' rule for circuits; outcomes and winning moves of
+//! random mixed graphs against an explicit win/loss search; trees by search against the
+//! ordinal sums of `--tree`; the split at the ground against one search of the whole graph.
 
 use std::collections::HashMap;
 
@@ -29,11 +39,14 @@ use crate::partizan::{Arena, GameId};
 /// The largest number of edges in a graph file.
 pub const MAX_GRAPH_EDGES: usize = 20_000_000;
 
-/// The largest mixed graph with a cycle that is searched (edges joined to the ground).
-pub const MAX_SEARCH_EDGES: usize = 24;
+/// The largest part of a mixed graph with a cycle that is searched (edges joined to the
+/// ground). Measured on the 2-core test machine (shared, debug build at opt-level 2): random
+/// one-part graphs of 18 edges 3.6 s, of 20 edges 10 s; 22 and 24 edges took over 100 s (24
+/// edges exhausted the arena's budget of 3·10^7 nodes after 63 s and 880 MB).
+pub const MAX_SEARCH_EDGES: usize = 20;
 
 /// The largest number of positions the search of a mixed graph visits.
-pub const MAX_SEARCH_POSITIONS: usize = 1 << 21;
+pub const MAX_SEARCH_POSITIONS: usize = 1 << 20;
 
 /// All-green graphs with cycles and more edges than this get their value but no list of
 /// winning moves (each move is evaluated by a new reduction of the graph).
@@ -343,31 +356,114 @@ enum Plan {
     Search { search: Search, edge_of: Vec<usize> },
 }
 
+/// A part of a graph evaluated one way, and what finds its winning moves.
+struct Part {
+    value: GameId,
+    grounded: usize,
+    plan: Plan,
+}
+
 /// A graph's value, and what finds its winning moves.
 pub(super) struct Evaluated {
     /// The canonical form of the whole graph.
     pub value: GameId,
     /// Edges joined to the ground.
     pub grounded: usize,
-    plan: Plan,
+    /// The parts that meet only at the ground, each as a graph of its own with the graph's
+    /// edge (from 0) of each of its edges.
+    parts: Vec<(Graph, Vec<usize>, Part)>,
 }
 
-/// Evaluates a graph (see the module text).
+/// Evaluates a graph (see the module text). A graph that is not all green is first split into
+/// the parts that meet only at the ground: their sum is the graph, and each part goes the
+/// cheapest way (green, tree or search), so the search's limit applies to each part.
 pub(super) fn evaluate(ev: &mut Evaluator, g: &Graph) -> Result<Evaluated, HackenbushError> {
-    evaluate_with(ev, g, false)
+    let mut parts = Vec::new();
+    if g.all_green() {
+        let part = evaluate_part(ev, g, false)?;
+        parts.push((g.clone(), (0..g.edges()).collect(), part));
+    } else {
+        for (sub, edge_of) in split_at_ground(g) {
+            let part = evaluate_part(ev, &sub, false)?;
+            parts.push((sub, edge_of, part));
+        }
+    }
+    let values: Vec<GameId> = parts.iter().map(|p| p.2.value).collect();
+    Ok(Evaluated {
+        value: ev.arena.add_all(&values)?,
+        grounded: parts.iter().map(|p| p.2.grounded).sum(),
+        parts,
+    })
 }
 
-fn evaluate_with(
+/// The parts of a graph's grounded edges that meet only at the ground, each as a graph with
+/// the graph's edge (from 0) of each of its edges. A loop at the ground is a part by itself.
+fn split_at_ground(g: &Graph) -> Vec<(Graph, Vec<usize>)> {
+    let adj = Adjacency::new(g.vertices, &g.ends);
+    let (edges, _) = adj.grounded(|_| true);
+    // Union-find over the vertices other than the ground.
+    let mut up: Vec<u32> = (0..g.vertices as u32).collect();
+    fn root(up: &mut [u32], mut v: u32) -> u32 {
+        while up[v as usize] != v {
+            up[v as usize] = up[up[v as usize] as usize];
+            v = up[v as usize];
+        }
+        v
+    }
+    for &e in &edges {
+        let (u, v) = g.ends[e];
+        if u != 0 && v != 0 {
+            let (a, b) = (root(&mut up, u), root(&mut up, v));
+            up[a as usize] = b;
+        }
+    }
+    let mut part_of: HashMap<u32, usize> = HashMap::new();
+    let mut parts: Vec<(Graph, Vec<usize>, HashMap<u32, u32>)> = Vec::new();
+    for &e in &edges {
+        let (u, v) = g.ends[e];
+        let k = if u == 0 && v == 0 {
+            parts.len()
+        } else {
+            let r = root(&mut up, u.max(v));
+            *part_of.entry(r).or_insert(parts.len())
+        };
+        if k == parts.len() {
+            let graph = Graph {
+                name: g.name.clone(),
+                vertices: 1,
+                ends: Vec::new(),
+                colour: Vec::new(),
+            };
+            parts.push((graph, Vec::new(), HashMap::new()));
+        }
+        let (graph, edge_of, names) = &mut parts[k];
+        let mut id = |w: u32| -> u32 {
+            if w == 0 {
+                return 0;
+            }
+            let next = names.len() as u32 + 1;
+            *names.entry(w).or_insert(next)
+        };
+        let ends = (id(u), id(v));
+        graph.ends.push(ends);
+        graph.colour.push(g.colour[e]);
+        graph.vertices = names.len() + 1;
+        edge_of.push(e);
+    }
+    parts.into_iter().map(|(g, e, _)| (g, e)).collect()
+}
+
+fn evaluate_part(
     ev: &mut Evaluator,
     g: &Graph,
     force_search: bool,
-) -> Result<Evaluated, HackenbushError> {
+) -> Result<Part, HackenbushError> {
     let adj = Adjacency::new(g.vertices, &g.ends);
     let (edges, reached) = adj.grounded(|_| true);
     let grounded = edges.len();
     if g.all_green() && !force_search {
         let n = green_nimber(&adj, &g.ends, |_| true);
-        return Ok(Evaluated {
+        return Ok(Part {
             value: ev.arena.nimber(n),
             grounded,
             plan: Plan::Green(adj),
@@ -392,7 +488,7 @@ fn evaluate_with(
         }
         let tree = Tree::from_parents(parent, colour);
         let values = ev.vertex_values(&tree)?;
-        return Ok(Evaluated {
+        return Ok(Part {
             value: values[0],
             grounded,
             plan: Plan::Tree {
@@ -425,7 +521,7 @@ fn evaluate_with(
     };
     let full = (1u64 << grounded) - 1;
     let value = search.value(ev, full, &g.name)?;
-    Ok(Evaluated {
+    Ok(Part {
         value,
         grounded,
         plan: Plan::Search {
@@ -439,8 +535,35 @@ fn evaluate_with(
 /// value), or `None` when the graph is too large to list its moves.
 pub(super) fn cut_values(
     ev: &mut Evaluator,
-    g: &Graph,
     done: &mut Evaluated,
+    mine: Edge,
+) -> Result<Option<Vec<(usize, GameId)>>, HackenbushError> {
+    let values: Vec<GameId> = done.parts.iter().map(|p| p.2.value).collect();
+    let mut after = vec![Arena::ZERO; values.len() + 1];
+    for k in (0..values.len()).rev() {
+        after[k] = ev.arena.add(values[k], after[k + 1])?;
+    }
+    let mut before = Arena::ZERO;
+    let mut out = Vec::new();
+    for (k, (sub, edge_of, part)) in done.parts.iter_mut().enumerate() {
+        let rest = ev.arena.add(before, after[k + 1])?;
+        before = ev.arena.add(before, values[k])?;
+        let Some(cuts) = part_cuts(ev, sub, part, mine)? else {
+            return Ok(None);
+        };
+        for (e, c) in cuts {
+            out.push((edge_of[e - 1] + 1, ev.arena.add(c, rest)?));
+        }
+    }
+    out.sort_unstable_by_key(|&(e, _)| e);
+    Ok(Some(out))
+}
+
+/// [`cut_values`] within one part, its edges numbered from 1 in the part.
+fn part_cuts(
+    ev: &mut Evaluator,
+    g: &Graph,
+    done: &mut Part,
     mine: Edge,
 ) -> Result<Option<Vec<(usize, GameId)>>, HackenbushError> {
     let allowed = |c: Edge| c == mine || c == Edge::Green;
@@ -629,14 +752,25 @@ mod tests {
 
     #[test]
     fn mixed_cycle_too_large_is_refused() {
+        // A path of blue and red edges standing on the ground at every fifth vertex: one part.
         let mut text = String::new();
-        for i in 0..=MAX_SEARCH_EDGES {
-            text.push_str(&format!("g v{i} {}\n", if i % 2 == 0 { "B" } else { "G" }));
+        for i in 0..MAX_SEARCH_EDGES - 4 {
+            let c = if i % 2 == 0 { "B" } else { "R" };
+            text.push_str(&format!("v{i} v{} {c}\n", i + 1));
         }
-        text.push_str("v0 v1 R\n");
+        for i in (0..MAX_SEARCH_EDGES).step_by(5) {
+            text.push_str(&format!("g v{i} G\n"));
+        }
         let g = parse_graph("big", &text).unwrap();
+        assert_eq!(g.edges(), MAX_SEARCH_EDGES + 1);
         let e = evaluate(&mut evaluator(), &g).err().unwrap();
         assert!(matches!(e, HackenbushError::GraphTooLarge { .. }), "{e}");
+        // Parts meeting at the ground are searched one by one: many small cycles pass.
+        let many: String = (0..20)
+            .map(|i| format!("g a{i} B\na{i} b{i} G\nb{i} g R\n"))
+            .collect();
+        let g = parse_graph("many", &many).unwrap();
+        assert_eq!(evaluate(&mut evaluator(), &g).unwrap().grounded, 60);
         // Floating edges do not count: the same ground edges minus one, plus a floating cycle.
         let small = parse_graph("f", "g a B\na b G\nb g R\nx y R\ny x B\n").unwrap();
         assert_eq!(evaluate(&mut evaluator(), &small).unwrap().grounded, 3);
@@ -676,7 +810,7 @@ mod tests {
             let fused = evaluate(&mut ev, &g).unwrap().value;
             let searched = grundy(&g, full(&g), &mut HashMap::new());
             prop_assert_eq!(fused, ev.arena.nimber(searched), "{}", text);
-            let by_forms = evaluate_with(&mut ev, &g, true).unwrap().value;
+            let by_forms = evaluate_part(&mut ev, &g, true).unwrap().value;
             prop_assert_eq!(fused, by_forms);
         }
 
@@ -688,6 +822,10 @@ mod tests {
         ) {
             let g = parse_graph("t", &text).unwrap();
             let a = super::super::analyze_with_graphs::<&str>(&[], vec![g.clone()]).unwrap();
+            // Split at the ground and evaluated by parts, the value is the search's.
+            let mut ev = evaluator();
+            let by_parts = evaluate(&mut ev, &g).unwrap().value;
+            prop_assert_eq!(by_parts, evaluate_part(&mut ev, &g, true).unwrap().value);
             let mut memo = HashMap::new();
             let all = full(&g);
             let (lw, rw) = (wins(&g, all, true, &mut memo), wins(&g, all, false, &mut memo));
@@ -745,7 +883,7 @@ mod tests {
             let mut ev = evaluator();
             let by_tree = ev.vertex_values(&Tree::from_parents(parent, colour)).unwrap()[0];
             let by_graph = evaluate(&mut ev, &g).unwrap().value;
-            let by_search = evaluate_with(&mut ev, &g, true).unwrap().value;
+            let by_search = evaluate_part(&mut ev, &g, true).unwrap().value;
             prop_assert_eq!(by_graph, by_tree, "{}", text);
             prop_assert_eq!(by_search, by_tree, "{}", text);
         }
