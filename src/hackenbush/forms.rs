@@ -397,7 +397,7 @@ fn analyze_trees(
     }
     for (g, done) in graphs.iter().zip(&evaluated) {
         let report = ev.report(done.value)?;
-        components.push((g.name().to_string(), g.edges(), report));
+        components.push((g.name().to_string(), done.grounded, report));
     }
     let sum = ev.report(total)?;
     Ok(Analysis {

@@ -752,13 +752,13 @@ mod tests {
 
     #[test]
     fn mixed_cycle_too_large_is_refused() {
-        // A path of blue and red edges standing on the ground at every fifth vertex: one part.
+        // A path of blue and red edges standing on the ground at every fourth vertex: one part.
         let mut text = String::new();
         for i in 0..MAX_SEARCH_EDGES - 4 {
             let c = if i % 2 == 0 { "B" } else { "R" };
             text.push_str(&format!("v{i} v{} {c}\n", i + 1));
         }
-        for i in (0..MAX_SEARCH_EDGES).step_by(5) {
+        for i in (0..MAX_SEARCH_EDGES).step_by(4) {
             text.push_str(&format!("g v{i} G\n"));
         }
         let g = parse_graph("big", &text).unwrap();
