@@ -26,7 +26,7 @@ pub struct HackenbushArgs {
     /// Add a graph rooted on the ground, read from FILE ('-' for standard input; may be
     /// repeated): one edge a line 'u v COLOUR', u and v vertex names, COLOUR B, R, G or blue,
     /// red, green; the vertex g (or 0) is the ground; loops and cycles allowed; '#' comments.
-    /// Edges are numbered by line from 1. All-green graphs reduce by the fusion principle (any
+    /// Edges are numbered from 1 as listed. All-green graphs reduce by the fusion principle (any
     /// size); trees of any colour by ordinal sums; other mixed graphs are split where they meet
     /// the ground and each part with a cycle is searched, up to 20 edges a part.
     #[arg(long, value_name = "FILE")]

@@ -4,7 +4,7 @@
 //! are vertex names (any words without spaces or `#`) and `COLOUR` is `B`, `R`, `G` or `blue`,
 //! `red`, `green` (either case). The vertex `g` (either case) or `0` is the ground; every other
 //! name is an ordinary vertex, and `u u COLOUR` is a loop. `#` starts a comment; blank lines are
-//! skipped. Edges are numbered from 1 in the order of their lines. Cutting an edge removes it and
+//! skipped. Edges are numbered from 1 in the order they are listed. Cutting an edge removes it and
 //! every edge no longer joined to the ground; edges not joined to the ground in the file are
 //! dropped at once (they are not part of the game).
 //!
