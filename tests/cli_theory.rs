@@ -608,3 +608,110 @@ fn hackenbush_large_green_tree_from_a_file() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// hackenbush --graph
+
+/// Green graphs by the fusion principle (Winning Ways ch. 7: a circuit of odd length is worth
+/// a single edge): a triangle on the ground is *, and the only winning move cuts the edge
+/// opposite the ground, leaving two ground edges (* + * = 0).
+#[test]
+fn hackenbush_graph_green_triangle() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "tri.txt",
+        "# a triangle standing on the ground\ng a G\na b green\nb 0 g\n",
+    );
+    let v = json(&["hackenbush", "--graph", &f, "--json"]);
+    assert_eq!(v["components"][0]["component"], f.as_str());
+    assert_eq!(v["components"][0]["value"], "*");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(
+        v["winning_moves"]["left"]["listed"],
+        serde_json::json!([{"component": 1, "edge": 2, "colour": "G"}])
+    );
+    // Beside a green edge the sum is 0; the graph comes after the other components.
+    let v = json(&["hackenbush", "G", "--graph", &f, "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["components"][1]["value"], "*");
+    let text = ok(&["hackenbush", "--graph", &f]);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Left wins") && l.ends_with(" 1:2 (G)")),
+        "{text}"
+    );
+}
+
+/// Mixed graphs: a tree written as a graph has the value of the same tree in `--tree`
+/// notation; a blue and a red edge closing a cycle through the ground are {-1 | 1} = 0.
+#[test]
+fn hackenbush_graph_mixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = write(dir.path(), "tree.txt", "g a B\na b R\na c G\nc d B\n");
+    let v = json(&["hackenbush", "--graph", &tree, "--json"]);
+    let w = json(&["hackenbush", "B(R,GB)", "--json"]);
+    assert_eq!(v["value"], w["value"]);
+    assert_eq!(v["form"], w["form"]);
+    let cycle = write(dir.path(), "cycle.txt", "g a blue\na g red\n");
+    let v = json(&["hackenbush", "--graph", &cycle, "--json"]);
+    assert_eq!(v["value"], "0");
+    assert_eq!(v["outcome"], "P");
+}
+
+/// A green graph of a million edges: a stalk of 1000 edges carrying a circuit of 999,001
+/// edges (odd: fused, one twig), *1001, in seconds; its moves are not listed.
+#[test]
+fn hackenbush_graph_large_green() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("g s1 G\n");
+    for i in 1..1000 {
+        writeln!(text, "s{i} s{} G", i + 1).unwrap();
+    }
+    let n = 999_001;
+    writeln!(text, "s1000 c1 G").unwrap();
+    for i in 1..n - 1 {
+        writeln!(text, "c{i} c{} G", i + 1).unwrap();
+    }
+    writeln!(text, "c{} s1000 G", n - 1).unwrap();
+    let f = write(dir.path(), "big.txt", &text);
+    let v = json(&["hackenbush", "--graph", &f, "--json"]);
+    assert_eq!(v["components"][0]["edges"], 1_000_001);
+    assert_eq!(v["value"], "*1001");
+    assert_eq!(
+        v["winning_moves"]["left"]["not_searched"],
+        serde_json::json!([1])
+    );
+}
+
+#[test]
+fn hackenbush_graph_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "bad.txt", "g a B\n\na b purple\n");
+    let (code, err) = fails(&["hackenbush", "--graph", &f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 3: unknown colour 'purple'"), "{err}");
+    let f = write(dir.path(), "short.txt", "g a\n");
+    let (code, err) = fails(&["hackenbush", "--graph", &f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 1: expected 'u v COLOUR'"), "{err}");
+    // A mixed graph with a cycle beyond the search's limit: a path of 29 blue and red edges
+    // standing on the ground at both ends.
+    let mut big = String::from("g v0 G\ng v29 G\n");
+    for i in 0..29 {
+        writeln!(
+            big,
+            "v{i} v{} {}",
+            i + 1,
+            if i % 2 == 0 { "B" } else { "R" }
+        )
+        .unwrap();
+    }
+    let f = write(dir.path(), "big.txt", &big);
+    let (code, err) = fails(&["hackenbush", "--graph", &f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("limited to 20 edges"), "{err}");
+    let (code, err) = fails(&["hackenbush", "--graph", "/nonexistent/x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+}

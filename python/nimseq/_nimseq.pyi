@@ -110,9 +110,12 @@ def play(
 ) -> Json:
     """The dict of `nimseq play GAME HEAP... [--table PATH] --json` (normal play)."""
 
-def hackenbush(components: Union[str, List[str]]) -> Json:
-    """The dict of `nimseq hackenbush COMPONENT... --json`: canonical forms in CGSuite's
-    notation, the outcome and the winning moves."""
+def hackenbush(
+    components: Union[str, List[str], None] = None, graph: Optional[str] = None
+) -> Json:
+    """The dict of `nimseq hackenbush COMPONENT... [--graph FILE] --json`: canonical forms in
+    CGSuite's notation, the outcome and the winning moves; graph is the text of an edge list
+    ('u v COLOUR' a line, g or 0 the ground)."""
 
 def cost_estimate(game: Game, n: Count) -> Optional[Json]:
     """The O(N^3) cost estimate (game, count, options, seconds) that values(), summary(),

@@ -496,14 +496,45 @@ fn cost_estimate<'py>(
         .transpose()
 }
 
-/// The dict of `nimseq hackenbush COMPONENT... --json`: each component's canonical form (in
-/// CGSuite's notation and nested), the sum's, its outcome and the winning moves.
+/// The dict of `nimseq hackenbush COMPONENT... [--graph FILE] --json`: each component's
+/// canonical form (in CGSuite's notation and nested), the sum's, its outcome and the winning
+/// moves.
 ///
-/// components: a component ('BRBRR', 'G(B,RR)') or a list of them. Raises ValueError with the
-/// command line's message for a bad component or one too large for canonical forms.
+/// components: a component ('BRBRR', 'G(B,RR)') or a list of them. graph: the text of a graph
+/// file ('g a G\na b R\nb g B', one edge 'u v COLOUR' a line, the vertex g or 0 the ground),
+/// added to the sum after the components and named 'graph'. Raises ValueError with the command
+/// line's message for a bad component or graph, or one too large for canonical forms.
 #[pyfunction]
-fn hackenbush<'py>(py: Python<'py>, components: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let list: Vec<String> = if let Ok(s) = components.cast::<PyString>() {
+#[pyo3(signature = (components = None, graph = None))]
+fn hackenbush<'py>(
+    py: Python<'py>,
+    components: Option<&Bound<'py, PyAny>>,
+    graph: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let list: Vec<String> = match components {
+        None => Vec::new(),
+        Some(c) => component_list(c)?,
+    };
+    if list.is_empty() && graph.is_none() {
+        return Err(PyValueError::new_err(
+            "give components (a string or a list of strings) or graph (an edge list)",
+        ));
+    }
+    let graphs = graph
+        .map(|text| nimseq::hackenbush::parse_graph("graph", &text))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .into_iter()
+        .collect();
+    let a = py
+        .detach(|| nimseq::hackenbush::analyze_with_graphs(&list, graphs))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    json_object(py, &report::analysis_json(&a))
+}
+
+/// The components of `hackenbush`: a string or a list of strings.
+fn component_list(components: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    Ok(if let Ok(s) = components.cast::<PyString>() {
         vec![s.to_string()]
     } else {
         let mut list = Vec::new();
@@ -522,11 +553,7 @@ fn hackenbush<'py>(py: Python<'py>, components: &Bound<'py, PyAny>) -> PyResult<
             })?);
         }
         list
-    };
-    let a = py
-        .detach(|| nimseq::hackenbush::analyze(&list))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    json_object(py, &report::analysis_json(&a))
+    })
 }
 
 /// The misère quotient of an octal game, heap by heap until certified or heap `max_heap`

@@ -41,3 +41,24 @@ def test_hackenbush_long_mixed_strings():
         nimseq.hackenbush(["BGR" * 100, "GRB" * 100])
     # CGSuite writes {0,^*|0} (green, blue, blue) as ^[2]*.
     assert nimseq.hackenbush("GBB")["value"] == "^[2]*"
+
+
+def test_hackenbush_graph_is_cli_json(tmp_path, run_json):
+    # A blue edge, a red edge and a green edge closing a triangle on the ground, and a green
+    # loop on its top vertex; beside a string.
+    text = "# a triangle\ng a B\na b R\nb g G\na a green\n"
+    path = tmp_path / "graph"
+    path.write_text(text)
+    expected = run_json("hackenbush", "GB", "--graph", str(path), "--json")
+    got = nimseq.hackenbush(["GB"], graph=text)
+    expected["components"][1]["component"] = "graph"
+    assert got == expected
+    # Fusion (Winning Ways ch. 7): a green triangle on the ground is a single edge.
+    assert nimseq.hackenbush(graph="g a G\na b G\nb g G")["value"] == "*"
+
+
+def test_hackenbush_graph_errors():
+    with pytest.raises(ValueError, match="line 2: unknown colour"):
+        nimseq.hackenbush(graph="g a G\na b Q")
+    with pytest.raises(ValueError, match="give components"):
+        nimseq.hackenbush()

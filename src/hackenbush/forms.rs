@@ -20,6 +20,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::graph::{Evaluated, Graph};
 use super::{letter, shown, Edge, HackenbushError, StringForms, MAX_OPTION_ENTRIES};
 use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
 
@@ -64,8 +65,14 @@ impl Tree {
         self.colour.iter().all(|&c| c == Edge::Green)
     }
 
+    /// A tree from its parents (`parent[i - 1]` is the lower end of edge `i`, an earlier
+    /// vertex) and colours.
+    pub(super) fn from_parents(parent: Vec<u32>, colour: Vec<Edge>) -> Tree {
+        Tree { parent, colour }
+    }
+
     /// The colour of edge `i` (from 1).
-    fn colour(&self, i: usize) -> Edge {
+    pub(super) fn colour(&self, i: usize) -> Edge {
         self.colour[i - 1]
     }
 }
@@ -181,7 +188,8 @@ pub struct Moves {
     pub count: usize,
     /// The first [`MAX_LISTED_MOVES`] of them.
     pub listed: Vec<Move>,
-    /// Components whose moves were not searched (too large and not all green), from 1.
+    /// Components whose moves were not searched (too large and not all green, or green graphs
+    /// over [`super::MAX_GREEN_MOVES_EDGES`] edges), from 1.
     pub not_searched: Vec<usize>,
 }
 
@@ -201,8 +209,8 @@ pub struct Analysis {
 }
 
 /// The evaluator: an arena and the values of the components.
-struct Evaluator {
-    arena: Arena,
+pub(super) struct Evaluator {
+    pub(super) arena: Arena,
 }
 
 fn single(arena: &mut Arena, e: Edge) -> GameId {
@@ -279,7 +287,7 @@ impl Evaluator {
     }
 
     /// The value carried by every vertex of a tree (`out[0]` is the whole tree), bottom-up.
-    fn vertex_values(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
+    pub(super) fn vertex_values(&mut self, tree: &Tree) -> Result<Vec<GameId>, HackenbushError> {
         let n = tree.edges();
         let mut value = vec![Arena::ZERO; n + 1];
         for v in (1..=n).rev() {
@@ -311,15 +319,28 @@ impl Evaluator {
 
 /// Parses and analyses a sum of components (see the module text).
 pub fn analyze<S: AsRef<str>>(inputs: &[S]) -> Result<Analysis, HackenbushError> {
+    analyze_with_graphs(inputs, Vec::new())
+}
+
+/// Parses and analyses a sum of components and graphs ([`super::parse_graph`]); the graphs
+/// come after the components, each one component of the sum named by [`Graph::name`].
+pub fn analyze_with_graphs<S: AsRef<str>>(
+    inputs: &[S],
+    graphs: Vec<Graph>,
+) -> Result<Analysis, HackenbushError> {
     let texts: Vec<String> = inputs.iter().map(|s| s.as_ref().to_string()).collect();
     let trees = texts
         .iter()
         .map(|t| parse_tree(t))
         .collect::<Result<Vec<_>, _>>()?;
-    crate::partizan::with_big_stack(1024, move || analyze_trees(texts, trees))
+    crate::partizan::with_big_stack(1024, move || analyze_trees(texts, trees, graphs))
 }
 
-fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, HackenbushError> {
+fn analyze_trees(
+    texts: Vec<String>,
+    trees: Vec<Tree>,
+    graphs: Vec<Graph>,
+) -> Result<Analysis, HackenbushError> {
     let mut ev = Evaluator {
         arena: Arena::new(),
     };
@@ -339,20 +360,44 @@ fn analyze_trees(texts: Vec<String>, trees: Vec<Tree>) -> Result<Analysis, Hacke
         });
         tables.push(table);
     }
+    let mut evaluated = Vec::with_capacity(graphs.len());
+    for g in &graphs {
+        let done = super::graph::evaluate(&mut ev, g)?;
+        values.push(done.value);
+        evaluated.push(done);
+    }
     check_sum_size(&mut ev.arena, &values)?;
     let total = ev.arena.add_all(&values)?;
     let outcome = ev.arena.outcome(total);
     let mut left_moves = Moves::default();
     let mut right_moves = Moves::default();
     if matches!(outcome, Outcome::Left | Outcome::N) {
-        left_moves = winning_moves(&mut ev, &trees, &tables, &values, total, true)?;
+        left_moves = winning_moves(
+            &mut ev,
+            &trees,
+            &tables,
+            (&graphs, &mut evaluated),
+            &values,
+            true,
+        )?;
     }
     if matches!(outcome, Outcome::Right | Outcome::N) {
-        right_moves = winning_moves(&mut ev, &trees, &tables, &values, total, false)?;
+        right_moves = winning_moves(
+            &mut ev,
+            &trees,
+            &tables,
+            (&graphs, &mut evaluated),
+            &values,
+            false,
+        )?;
     }
     let mut components = Vec::with_capacity(trees.len());
     for ((text, tree), &g) in texts.into_iter().zip(&trees).zip(&values) {
         components.push((text, tree.edges(), ev.report(g)?));
+    }
+    for (g, done) in graphs.iter().zip(&evaluated) {
+        let report = ev.report(done.value)?;
+        components.push((g.name().to_string(), done.grounded, report));
     }
     let sum = ev.report(total)?;
     Ok(Analysis {
@@ -430,20 +475,20 @@ fn winning_moves(
     ev: &mut Evaluator,
     trees: &[Tree],
     tables: &[Vec<GameId>],
+    graphs: (&[Graph], &mut [Evaluated]),
     values: &[GameId],
-    total: GameId,
     left: bool,
 ) -> Result<Moves, HackenbushError> {
     let mut moves = Moves::default();
     let mine = if left { Edge::Blue } else { Edge::Red };
-    let _ = total;
     // Sums of the components before k and after k (no subtraction of large games).
     let mut after = vec![Arena::ZERO; values.len() + 1];
     for k in (0..values.len()).rev() {
         after[k] = ev.arena.add(values[k], after[k + 1])?;
     }
     let mut before = Arena::ZERO;
-    for (k, tree) in trees.iter().enumerate() {
+    let (graphs, evaluated) = graphs;
+    for k in 0..values.len() {
         // The rest of the sum, negated: a move to C' wins for Left iff C' ≥ -rest.
         let rest = ev.arena.add(before, after[k + 1])?;
         before = ev.arena.add(before, values[k])?;
@@ -455,6 +500,27 @@ fn winning_moves(
                 ev.arena.le(c, need)
             }
         };
+        if k >= trees.len() {
+            let i = k - trees.len();
+            let Some(cuts) = super::graph::cut_values(ev, &mut evaluated[i], mine)? else {
+                moves.not_searched.push(k + 1);
+                continue;
+            };
+            for (j, c) in cuts {
+                if wins(ev, c) {
+                    moves.count += 1;
+                    if moves.listed.len() < MAX_LISTED_MOVES {
+                        moves.listed.push(Move {
+                            component: k + 1,
+                            edge: j,
+                            colour: letter(graphs[i].colour(j)),
+                        });
+                    }
+                }
+            }
+            continue;
+        }
+        let tree = &trees[k];
         let mut found: Vec<usize> = Vec::new();
         if tree.is_string() {
             let by_prefixes = tree.by_prefixes();
@@ -511,7 +577,7 @@ fn winning_moves(
 }
 
 /// The value of a tree after cutting edge `j`, recomputed along the path to the ground.
-fn cut_value(
+pub(super) fn cut_value(
     ev: &mut Evaluator,
     tree: &Tree,
     value: &[GameId],

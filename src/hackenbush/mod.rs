@@ -14,14 +14,19 @@
 
 mod dyadic;
 mod forms;
+mod graph;
 mod stalk;
 
 use thiserror::Error;
 
 pub use dyadic::{simplest_between, Dyadic, MAX_EXP};
 pub use forms::{
-    analyze, components_from_text, parse_tree, Analysis, Move, Moves, Tree, ValueReport, MAX_EDGES,
-    MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
+    analyze, analyze_with_graphs, components_from_text, parse_tree, Analysis, Move, Moves, Tree,
+    ValueReport, MAX_EDGES, MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
+};
+pub use graph::{
+    parse_graph, Graph, MAX_GRAPH_EDGES, MAX_GREEN_MOVES_EDGES, MAX_SEARCH_EDGES,
+    MAX_SEARCH_POSITIONS,
 };
 pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
 
@@ -104,6 +109,34 @@ pub enum HackenbushError {
         cost: f64,
         /// The largest cost accepted.
         max: f64,
+    },
+    /// A graph file written wrongly (line 0: the file as a whole).
+    #[error("'{name}' line {line}: {message}")]
+    GraphSyntax {
+        /// The graph's name (its file).
+        name: String,
+        /// 1-based line, or 0.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A mixed graph with a cycle too large to search.
+    #[error("'{name}': a graph mixing colours with a cycle is evaluated by searching its positions, which is limited to {max} edges joined to the ground; it has {edges} (all-green graphs and trees of any colour have no such limit)")]
+    GraphTooLarge {
+        /// The graph's name.
+        name: String,
+        /// Its edges joined to the ground.
+        edges: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The search of a mixed graph met too many positions.
+    #[error("'{name}': the search of this mixed graph met more than {max} positions; the graph is too large for canonical forms by search")]
+    GraphPositions {
+        /// The graph's name.
+        name: String,
+        /// The limit.
+        max: usize,
     },
     /// The canonical-form computation was refused.
     #[error(transparent)]

@@ -190,9 +190,10 @@ fn moves_line(m: &Moves) -> String {
     if !m.not_searched.is_empty() {
         let list: Vec<String> = m.not_searched.iter().map(|k| k.to_string()).collect();
         s.push_str(&format!(
-            "; components {} not searched (over {} edges and not all green)",
+            "; components {} not searched (over {} edges and not all green, or a green graph of over {} edges)",
             list.join(", "),
-            crate::hackenbush::MAX_PATH_MOVES_EDGES
+            crate::hackenbush::MAX_PATH_MOVES_EDGES,
+            crate::hackenbush::MAX_GREEN_MOVES_EDGES
         ));
     }
     s
