@@ -714,4 +714,16 @@ fn hackenbush_graph_errors() {
     let (code, err) = fails(&["hackenbush", "--graph", "/nonexistent/x"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
+    // Standard input read once only: a second '-' would see nothing.
+    for args in [
+        &["hackenbush", "--file", "-", "--graph", "-"][..],
+        &["hackenbush", "--graph", "-", "--graph", "-"][..],
+    ] {
+        let (code, err) = fails(args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("standard input ('-') can be given once"),
+            "{err}"
+        );
+    }
 }

@@ -39,6 +39,13 @@ pub struct HackenbushArgs {
 
 /// Analyses the position and prints it.
 pub fn hackenbush(args: HackenbushArgs) -> anyhow::Result<()> {
+    // Standard input can be read once: a second '-' would see nothing.
+    let stdin_uses = args.file.iter().chain(&args.graph);
+    if stdin_uses.filter(|p| p.as_os_str() == "-").count() > 1 {
+        return Err(usage(
+            "standard input ('-') can be given once among --file and --graph".to_string(),
+        ));
+    }
     let mut components = args.components;
     if let Some(path) = &args.file {
         let shown = path.display().to_string();
