@@ -79,9 +79,12 @@ impl Witnesses {
         }
         let end = vals.len().min(u32::MAX as usize);
         for (a, v) in vals.iter().enumerate().take(end).skip(self.covered.max(1)) {
-            let list = &mut self.heaps[v.get() as usize];
-            if list.len() < KEPT {
-                list.push(a as u32);
+            // A value past the lists is left out: the lists need not hold every heap, only
+            // heaps of their value.
+            if let Some(list) = self.heaps.get_mut(v.get() as usize) {
+                if list.len() < KEPT {
+                    list.push(a as u32);
+                }
             }
         }
         self.covered = self.covered.max(vals.len());

@@ -57,7 +57,13 @@ fn fast_verdict(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // A fixed seed: some random codes' candidates cost minutes (one CI run spent 7 min here),
+    // so the cases are the same on every run, chosen once, and cheap.
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0030),
+        ..ProptestConfig::default()
+    })]
 
     /// Candidates with random freed heaps: the fast construction equals the plain one, and the
     /// fast closure gives the plain one's verdict (the same failing position and states in
@@ -65,13 +71,15 @@ proptest! {
     #[test]
     fn fast_paths_equal_plain_ones(
         code in code(),
-        max in 6usize..16,
+        max in 6usize..12,
         picks in prop::collection::vec((0usize..64, 1usize..4, 1usize..3), 1..3),
         first in prop::collection::vec(0usize..64, 0..4),
     ) {
         let s = solver(&code, max);
         let last = s.phi.len() - 1;
-        prop_assume!(last >= 2);
+        // Small quotients only: the plain closure of a candidate on a quotient of some hundreds
+        // of elements can take minutes (a CI run spent over five on one such case).
+        prop_assume!(last >= 2 && s.monoid().order <= 24);
         let mut free: Vec<(usize, usize, usize)> = Vec::new();
         for &(h, m, p) in &picks {
             let h = 1 + h % last;
