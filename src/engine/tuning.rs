@@ -61,7 +61,7 @@ static INSTALLED: OnceLock<Tuning> = OnceLock::new();
 
 impl Tuning {
     /// The register counts step 1 in lanes is compiled for.
-    pub const LANE_REGS: [usize; 5] = LaneKeys::REGS;
+    pub const LANE_REGS: [usize; 6] = LaneKeys::REGS;
 
     /// The best tier of this processor, every switch at its default.
     pub fn best() -> Tuning {

@@ -297,63 +297,12 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
     len: usize,
     keys: &LaneKeys,
 ) {
-    let one = _mm256_set1_epi32(1);
-    let low = _mm256_set1_epi32(i32::from(keys.low));
-    let mask = _mm256_set1_epi32(i32::from(keys.mask));
-    // Bit i of 0x6996: the parity of the 4-bit value i.
-    let parity = _mm256_set1_epi32(0x6996);
-    let nibble = _mm256_set1_epi32(15);
-    // Values `at..at + 8` as 32-bit lanes.
-    let load = |at: *const T| {
-        // SAFETY: the callers below give 8 values from `at` on.
-        unsafe {
-            if T::BITS == 8 {
-                _mm256_cvtepu8_epi32(_mm_loadl_epi64(at as *const __m128i))
-            } else {
-                _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i))
-            }
-        }
-    };
     let mut lanes = [[0u32; 8]; R];
     for h0 in (0..len).step_by(8) {
         let n = (len - h0).min(8);
-        let mut acc = [_mm256_setzero_si256(); R];
-        for (q, g) in cols.iter().flat_map(Columns::iter) {
-            assert!(q <= vals.len() - len, "a column past the values");
-            let at = q + h0;
-            let x = if n == 8 {
-                // at + 8 ≤ q + len ≤ vals.len() (checked above).
-                load(vals[at..].as_ptr())
-            } else {
-                let mut tail = [T::default(); 8];
-                tail[..n].copy_from_slice(&vals[at..at + n]);
-                load(tail.as_ptr())
-            };
-            let x = _mm256_xor_si256(x, _mm256_set1_epi32(g as i32));
-            // Bits below b from x, the others from x >> 1.
-            let key = _mm256_or_si256(
-                _mm256_and_si256(x, low),
-                _mm256_andnot_si256(low, _mm256_srli_epi32(x, 1)),
-            );
-            let key = if ALL_COMMON {
-                key
-            } else {
-                // Common values (popcount(x & mask) odd) keep their key, the others get one
-                // past every register.
-                let p = _mm256_and_si256(x, mask);
-                let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 8));
-                let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 4));
-                let odd =
-                    _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
-                _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
-            };
-            for (w, a) in acc.iter_mut().enumerate() {
-                // 1 << (key − 32w) in register w; 0 where that is not in 0..32.
-                let shift = _mm256_sub_epi32(key, _mm256_set1_epi32(32 * w as i32));
-                *a = _mm256_or_si256(*a, _mm256_sllv_epi32(one, shift));
-            }
-        }
-        for (w, a) in acc.iter().enumerate() {
+        // SAFETY: as this function's.
+        let acc = unsafe { lane_block::<T, R, ALL_COMMON>(vals, cols, len, h0, n, keys) };
+        for (w, a) in acc.iter().take(R).enumerate() {
             // SAFETY: 32 bytes into a [u32; 8].
             unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
         }
@@ -380,6 +329,94 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
             }
         }
     }
+}
+
+/// The marks of [`lane_marks`] for the heaps `h0 .. h0 + n` (`n ≤ 8`, one a 32-bit lane) over
+/// every column, in `R` registers of 32 keys (the others zero). A function of its own, so
+/// that its registers are allocated for this loop alone: inlined, LLVM kept marks of five
+/// registers or more in memory, a store a register and column (Officers at 2^21: step 1
+/// took 45 % of the time on 5 registers, against 27 % on 4).
+///
+/// # Safety
+/// As [`lane_marks`].
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn lane_block<T: Cell, const R: usize, const ALL_COMMON: bool>(
+    vals: &[T],
+    cols: &[Columns<'_>],
+    len: usize,
+    h0: usize,
+    n: usize,
+    keys: &LaneKeys,
+) -> [__m256i; 8] {
+    let one = _mm256_set1_epi32(1);
+    let thirty_two = _mm256_set1_epi32(32);
+    let low = _mm256_set1_epi32(i32::from(keys.low));
+    let mask = _mm256_set1_epi32(i32::from(keys.mask));
+    // Bit i of 0x6996: the parity of the 4-bit value i.
+    let parity = _mm256_set1_epi32(0x6996);
+    let nibble = _mm256_set1_epi32(15);
+    // Values `at..at + 8` as 32-bit lanes.
+    let load = |at: *const T| {
+        // SAFETY: the callers below give 8 values from `at` on.
+        unsafe {
+            if T::BITS == 8 {
+                _mm256_cvtepu8_epi32(_mm_loadl_epi64(at as *const __m128i))
+            } else {
+                _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i))
+            }
+        }
+    };
+    // The registers one by one (at most 8), not an array: LLVM kept an array of more
+    // than four in memory, a store and a load a register and column (Officers at 2^21:
+    // step 1 took 45 % of the time on 5 registers, against 27 % on 4).
+    let zero = _mm256_setzero_si256();
+    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+    let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
+    for (q, g) in cols.iter().flat_map(Columns::iter) {
+        assert!(q <= vals.len() - len, "a column past the values");
+        let at = q + h0;
+        let x = if n == 8 {
+            // at + 8 ≤ q + len ≤ vals.len() (checked above).
+            load(vals[at..].as_ptr())
+        } else {
+            let mut tail = [T::default(); 8];
+            tail[..n].copy_from_slice(&vals[at..at + n]);
+            load(tail.as_ptr())
+        };
+        let x = _mm256_xor_si256(x, _mm256_set1_epi32(g as i32));
+        // Bits below b from x, the others from x >> 1.
+        let key = _mm256_or_si256(
+            _mm256_and_si256(x, low),
+            _mm256_andnot_si256(low, _mm256_srli_epi32(x, 1)),
+        );
+        let key = if ALL_COMMON {
+            key
+        } else {
+            // Common values (popcount(x & mask) odd) keep their key, the others get one
+            // past every register.
+            let p = _mm256_and_si256(x, mask);
+            let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 8));
+            let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 4));
+            let odd =
+                _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
+            _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
+        };
+        // 1 << (key − 32w) in register w; 0 where that is not in 0..32. The shift goes
+        // down by 32 a register: one constant, where one a register left LLVM short of
+        // registers for the marks.
+        let mut shift = key;
+        macro_rules! mark {
+            ($($w:literal $a:ident),*) => {$(
+                if R > $w {
+                    $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
+                    shift = _mm256_sub_epi32(shift, thirty_two);
+                }
+            )*};
+        }
+        mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
+    }
+    [a0, a1, a2, a3, a4, a5, a6, a7]
 }
 
 /// Reverses the 32 bytes of `v`.

@@ -88,8 +88,9 @@ pub(super) struct LaneKeys {
 }
 
 impl LaneKeys {
-    /// The register counts [`lane_marks`] is compiled for (1, for tests, clips at 32).
-    pub const REGS: [usize; 5] = [1, 4, 8, 12, 16];
+    /// The register counts [`lane_marks`] is compiled for (1, for tests, clips at 32; 10 is
+    /// AVX2's 5 registers of 32 keys, Officers' values below 320).
+    pub const REGS: [usize; 6] = [1, 4, 8, 10, 12, 16];
 
     /// The keys of the mask's common values in `regs` registers (one of [`LaneKeys::REGS`]),
     /// when the mask's lowest bit is below bit 8 and it fits 16 bits (else `None`).
@@ -208,17 +209,17 @@ pub(super) fn lane_marks<T: Cell>(
         Lanes::None => return false,
         Lanes::Avx2 => {
             let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
-            unsafe { regs!(avx2, 1 / 1, 4 / 2, 8 / 4, 12 / 6, 16 / 8) }
+            unsafe { regs!(avx2, 1 / 1, 4 / 2, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
         }
         Lanes::Avx512Bw => {
             let _proof = tier
                 .avx512bw()
                 .expect("AVX-512 BW lanes on an AVX-512 tier");
-            unsafe { regs!(avx512bw, 1 / 1, 4 / 4, 8 / 8, 12 / 12, 16 / 16) }
+            unsafe { regs!(avx512bw, 1 / 1, 4 / 4, 8 / 8, 10 / 10, 12 / 12, 16 / 16) }
         }
         Lanes::Vbmi => {
             let _proof = tier.avx512vbmi().expect("VBMI lanes on the VBMI tier");
-            unsafe { regs!(avx512vbmi, 1 / 1, 4 / 4, 8 / 8, 12 / 12, 16 / 16) }
+            unsafe { regs!(avx512vbmi, 1 / 1, 4 / 4, 8 / 8, 10 / 10, 12 / 12, 16 / 16) }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

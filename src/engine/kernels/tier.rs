@@ -223,11 +223,12 @@ impl Tier {
     }
 
     /// The most registers of 16 keys a lane worth choosing for step 1 in lanes: AVX2's lanes
-    /// pay more a register (Officers at 2^21, one thread, on Zen 4: 2.94 s on 8, 3.40 s on 12,
-    /// 3.33 s on 16, 3.06 s without lanes; Grundy's game at 2^22: 4.34 s on 8, 4.80 s on 4).
+    /// pay more a register (Officers at 2^21, one thread, on Zen 4, min user CPU of 5: 2.58 s
+    /// on 8, 2.50 s on 10, 2.59 s on 12, 2.84 s on 16; before the lanes had a function of
+    /// their own, 10 and more were spilled to memory and took 2.9–3.0 s).
     pub(crate) fn most_lane_regs(self) -> usize {
         match self.0 {
-            TierKind::Portable | TierKind::Avx2 => 8,
+            TierKind::Portable | TierKind::Avx2 => 12,
             TierKind::Avx512Bw | TierKind::Avx512Vbmi => 16,
         }
     }

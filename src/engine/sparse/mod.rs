@@ -420,8 +420,8 @@ impl Sparse {
     /// is marked again one pair at a time: Officers, 6 % of its values from 256 on, runs faster
     /// on 12 registers than on 8 or 16; Grundy's game, values below 192, on 8), unless
     /// [`Sparse::with_lane_regs`] said otherwise. On AVX2, whose lanes pay more a register, at
-    /// most 8 (Officers at 2^21, one thread, on Zen 4: 2.94 s on 8, 3.40 s on 12, 3.33 s on 16,
-    /// 3.06 s without lanes; Grundy's game at 2^22: 4.34 s on 8, 4.80 s on 4, 4.72 s without).
+    /// most 12 ([`Tier::most_lane_regs`]; Officers at 2^21 runs fastest on 10, its values below
+    /// 320, and Grundy's game on 8: 4.34 s at 2^22 against 4.80 s on 4 and 4.72 s without).
     fn choose_lane_keys(&self) -> Option<LaneKeys> {
         match self.lane_regs? {
             0 => {}
