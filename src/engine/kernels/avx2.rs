@@ -398,8 +398,7 @@ unsafe fn lane_block<T: Cell, const R: usize, const ALL_COMMON: bool>(
             let p = _mm256_and_si256(x, mask);
             let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 8));
             let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 4));
-            let odd =
-                _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
+            let odd = _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
             _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
         };
         // 1 << (key − 32w) in register w; 0 where that is not in 0..32. The shift goes
