@@ -70,7 +70,11 @@ fn a_killed_run_resumes_with_its_finished_rows() {
     let expected = rows(&stdout(&whole));
     assert_eq!(expected.len(), 64);
     let file = std::fs::read_to_string(full.join("misere.jsonl")).unwrap();
-    assert_eq!(rows(&file)[1..], expected[..], "the file holds the --json rows");
+    assert_eq!(
+        rows(&file)[1..],
+        expected[..],
+        "the file holds the --json rows"
+    );
     assert!(full.join("misere.md").exists());
     assert!(!full.join("misere.jsonl.partial").exists());
 
@@ -88,10 +92,7 @@ fn a_killed_run_resumes_with_its_finished_rows() {
         if lines >= 6 {
             break;
         }
-        assert!(
-            began.elapsed() < Duration::from_secs(60),
-            "no rows appear"
-        );
+        assert!(began.elapsed() < Duration::from_secs(60), "no rows appear");
         std::thread::sleep(Duration::from_millis(2));
     }
     child.kill().unwrap();
@@ -118,7 +119,15 @@ fn a_rerun_with_a_larger_heap_limit_redoes_only_the_rows_it_cut() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o");
     let first = ok(&[
-        "survey", "0.0?", "--misere", "--max-heap", "8", "--json", "-q", "--out", s(&out),
+        "survey",
+        "0.0?",
+        "--misere",
+        "--max-heap",
+        "8",
+        "--json",
+        "-q",
+        "--out",
+        s(&out),
     ]);
     let cut_short = rows(&stdout(&first))
         .iter()
@@ -126,7 +135,14 @@ fn a_rerun_with_a_larger_heap_limit_redoes_only_the_rows_it_cut() {
         .count();
     assert!((1..8).contains(&cut_short), "{cut_short}");
     let o = ok(&[
-        "survey", "0.0?", "--misere", "--max-heap", "12", "--json", "--out", s(&out),
+        "survey",
+        "0.0?",
+        "--misere",
+        "--max-heap",
+        "12",
+        "--json",
+        "--out",
+        s(&out),
     ]);
     let err = stderr(&o);
     assert!(
@@ -136,18 +152,53 @@ fn a_rerun_with_a_larger_heap_limit_redoes_only_the_rows_it_cut() {
         )),
         "{err}"
     );
-    let direct = ok(&["survey", "0.0?", "--misere", "--max-heap", "12", "--json", "-q"]);
+    let direct = ok(&[
+        "survey",
+        "0.0?",
+        "--misere",
+        "--max-heap",
+        "12",
+        "--json",
+        "-q",
+    ]);
     assert_eq!(rows(&stdout(&o)), rows(&stdout(&direct)));
     // The same limits again: nothing to do.
-    let o = ok(&["survey", "0.0?", "--misere", "--max-heap", "12", "--out", s(&out)]);
+    let o = ok(&[
+        "survey",
+        "0.0?",
+        "--misere",
+        "--max-heap",
+        "12",
+        "--out",
+        s(&out),
+    ]);
     assert!(stderr(&o).contains("already complete"), "{}", stderr(&o));
     // A smaller limit keeps what was found.
     let o = ok(&[
-        "survey", "0.0?", "--misere", "--max-heap", "8", "--json", "-q", "--out", s(&out),
+        "survey",
+        "0.0?",
+        "--misere",
+        "--max-heap",
+        "8",
+        "--json",
+        "-q",
+        "--out",
+        s(&out),
     ]);
     assert_eq!(rows(&stdout(&o)), rows(&stdout(&direct)));
     // Another survey in the same directory is refused.
-    let o = run_env(&["survey", "0.1?", "--misere", "--max-heap", "8", "--out", s(&out)], &[]);
+    let o = run_env(
+        &[
+            "survey",
+            "0.1?",
+            "--misere",
+            "--max-heap",
+            "8",
+            "--out",
+            s(&out),
+        ],
+        &[],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("different survey"), "{}", stderr(&o));
 }
@@ -175,7 +226,11 @@ fn shards_merge_into_the_unsharded_table() {
     let shard3 = parts.join("misere-shard-3-of-3.jsonl");
     let missing = run_env(&["survey-merge", s(&parts)], &[]);
     assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
-    assert!(stderr(&missing).contains("missing shard 3 of 3"), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("missing shard 3 of 3"),
+        "{}",
+        stderr(&missing)
+    );
     ok(&args(&wide(&["--shard", "3/3", "--out", s(&parts)])));
     let sizes: Vec<usize> = (1..=3)
         .map(|i| {
@@ -188,11 +243,22 @@ fn shards_merge_into_the_unsharded_table() {
     let merged = ok(&["survey-merge", s(&parts), "--json", "--out", s(&merged_dir)]);
     assert_eq!(rows(&stdout(&merged)), rows(&whole));
     assert_eq!(stdout(&ok(&["survey-merge", s(&parts)])), table);
-    assert_eq!(std::fs::read_to_string(merged_dir.join("misere.md")).unwrap(), table);
+    assert_eq!(
+        std::fs::read_to_string(merged_dir.join("misere.md")).unwrap(),
+        table
+    );
     // A shard of other limits does not merge.
     let other = dir.path().join("other");
     ok(&[
-        "survey", "0.??", "--misere", "--max-heap", "9", "-q", "--shard", "3/3", "--out",
+        "survey",
+        "0.??",
+        "--misere",
+        "--max-heap",
+        "9",
+        "-q",
+        "--shard",
+        "3/3",
+        "--out",
         s(&other),
     ]);
     let mixed = run_env(
@@ -205,16 +271,26 @@ fn shards_merge_into_the_unsharded_table() {
         &[],
     );
     assert_eq!(mixed.status.code(), Some(2), "{}", stderr(&mixed));
-    assert!(stderr(&mixed).contains("heap limit differs (9 vs 8)"), "{}", stderr(&mixed));
+    assert!(
+        stderr(&mixed).contains("heap limit differs (9 vs 8)"),
+        "{}",
+        stderr(&mixed)
+    );
     assert!(shard3.exists());
 }
 
 #[test]
 fn bad_input_exits_2() {
     for (extra, needle) in [
-        (&["--budget", "0"][..], "--budget 0 is not a positive number"),
+        (
+            &["--budget", "0"][..],
+            "--budget 0 is not a positive number",
+        ),
         (&["--budget", "nan"][..], "--budget"),
-        (&["--max-heap", "2000000"][..], "--max-heap 2000000 is above"),
+        (
+            &["--max-heap", "2000000"][..],
+            "--max-heap 2000000 is above",
+        ),
         (&["--shard", "2/3"][..], "needs --out DIR"),
         (&["--shard", "0/3", "--out", "x"][..], "0/3"),
         (&["--engine", "exact"][..], "--engine"),

@@ -8,6 +8,7 @@
 use std::ffi::CString;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -26,6 +27,7 @@ use nimseq::numbers::parse_count;
 use nimseq::report;
 use nimseq::resources::MemoryError;
 use nimseq::rules::{Rule, NAMED_GAMES};
+use nimseq::survey::misere::{MisereError, MisereOptions};
 use nimseq::table::{TableError, TableReader, ValueSlice, CRC_CHUNK};
 
 // ---------------------------------------------------------------------------------------------
@@ -290,6 +292,27 @@ fn executor_of(threads: Option<usize>) -> PyResult<Executor> {
 fn json_object<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A misère survey's error in Python's words: the keyword argument at fault.
+fn misere_exception(e: MisereError) -> PyErr {
+    use nimseq::survey::PatternError;
+    match e {
+        MisereError::Budget(_) => PyValueError::new_err(format!("budget {e}")),
+        MisereError::MaxHeap(_) => PyValueError::new_err(format!("max_heap {e}")),
+        MisereError::Pattern(PatternError::Io { ref source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            PyFileNotFoundError::new_err(format!(
+                "{e} (pattern is a code with '?' wildcards, such as '0.??', or a file with \
+                 one code per line)"
+            ))
+        }
+        MisereError::Pattern(PatternError::Io { .. }) => PyOSError::new_err(e.to_string()),
+        MisereError::Pattern(_) => PyValueError::new_err(e.to_string()),
+        MisereError::Threads { .. } => PyRuntimeError::new_err(e.to_string()),
+        MisereError::Stopped => PyKeyboardInterrupt::new_err(e.to_string()),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -855,6 +878,65 @@ impl PyTable {
     }
 }
 
+/// The misère quotient of every game of a survey, as the rows of `nimseq survey PATTERN
+/// --misere --json` (a list of dicts, in the order of the games): code, order |Q|, p_count
+/// |P|, certified, certified_at, tame, and why a row stopped uncertified (docs/JSON.md).
+///
+/// pattern: a code with '?' for any octal digit ('0.??', '0.1?') or a file of codes.
+/// max_heap, max_order, budget: each game stops when certified, after heap max_heap (default
+/// 300), when its order passes max_order (default 1000), or after budget seconds (default 5),
+/// the last two looked at between heaps.
+/// threads: games computed at once, one a thread (default: all cores).
+///
+/// Unlike the binary, which runs each game in a child process that it kills at its deadline,
+/// every game runs in this process: one heap of a wild game can take minutes past the budget
+/// and its memory is not limited. Rows that neither clock decided are the binary's rows. The
+/// GIL is released; Ctrl-C stops every game after its heap under way (KeyboardInterrupt).
+#[pyfunction]
+#[pyo3(signature = (pattern, *, max_heap = None, max_order = None, budget = None, threads = None))]
+fn survey_misere<'py>(
+    py: Python<'py>,
+    pattern: &str,
+    max_heap: Option<&Bound<'py, PyAny>>,
+    max_order: Option<&Bound<'py, PyAny>>,
+    budget: Option<f64>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let d = MisereOptions::default();
+    let max_heap = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
+    let max_order = max_order.map(|m| count_of(m, "max_order")).transpose()?;
+    let opts = MisereOptions::new(
+        max_heap.unwrap_or(d.max_heap as u64),
+        max_order.unwrap_or(d.max_order as u64),
+        budget.unwrap_or(d.budget.as_secs_f64()),
+    )
+    .map_err(misere_exception)?;
+    let threads = api::check_threads(threads).map_err(|e| api_exception(e.into(), None))?;
+    let stop = AtomicBool::new(false);
+    let mut interrupted: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|s| {
+            let run = s.spawn(|| nimseq::survey::misere::survey(pattern, &opts, threads, &stop));
+            // Python's signal handlers run on this (the main) thread, between waits.
+            while !run.is_finished() {
+                std::thread::sleep(Duration::from_millis(50));
+                if interrupted.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        interrupted = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            run.join().expect("the survey does not panic")
+        })
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let rows = result.map_err(misere_exception)?;
+    json_object(py, &rows)
+}
+
 /// The compiled part of the nimseq package.
 #[pymodule]
 fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -874,6 +956,7 @@ fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
     m.add_function(wrap_pyfunction!(quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(survey_misere, m)?)?;
     m.add_function(wrap_pyfunction!(cost_estimate, m)?)?;
     Ok(())
 }

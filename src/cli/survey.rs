@@ -426,12 +426,10 @@ fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                 .with_context(|| format!("cannot read {}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| {
-                    f.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| {
-                            (n.starts_with("survey-shard-") || n.starts_with("misere-shard-"))
-                                && n.ends_with(".jsonl")
-                        })
+                    f.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                        (n.starts_with("survey-shard-") || n.starts_with("misere-shard-"))
+                            && n.ends_with(".jsonl")
+                    })
                 })
                 .collect();
             if found.is_empty() {

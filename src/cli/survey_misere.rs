@@ -267,7 +267,10 @@ pub fn merge_misere(paths: &[PathBuf], json: bool, dir: Option<&Path>) -> anyhow
                 source,
             })
         })?;
-        files.push((name.clone(), file::parse(&name, &text, false).map_err(merge_error)?));
+        files.push((
+            name.clone(),
+            file::parse(&name, &text, false).map_err(merge_error)?,
+        ));
     }
     let merged = file::merge(files).map_err(merge_error)?;
     if let Some(dir) = dir {

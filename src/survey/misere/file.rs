@@ -127,9 +127,12 @@ pub fn parse(path: &str, text: &str, partial: bool) -> Result<MisereFile, MergeE
         message,
     };
     let mut lines = text.lines().enumerate();
-    let (_, first) = lines
-        .next()
-        .ok_or_else(|| err(1, "empty file; expected a nimseq misère survey header".into()))?;
+    let (_, first) = lines.next().ok_or_else(|| {
+        err(
+            1,
+            "empty file; expected a nimseq misère survey header".into(),
+        )
+    })?;
     let probe: serde_json::Value = serde_json::from_str(first)
         .map_err(|e| err(1, format!("not a nimseq misère survey file ({e})")))?;
     if probe.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
@@ -354,7 +357,10 @@ mod tests {
         assert_eq!(e, "missing shard 1 of 3 (got 2 files)");
         let mut twice = parts.clone();
         twice.push(parts[0].clone());
-        assert!(merge(twice).unwrap_err().to_string().contains("given twice"));
+        assert!(merge(twice)
+            .unwrap_err()
+            .to_string()
+            .contains("given twice"));
         let (other, _) = file_of(
             "0.0?",
             &MisereOptions::new(13, 1000, 30.0).unwrap(),
@@ -372,7 +378,12 @@ mod tests {
         let games = pattern::games("0.0?").unwrap();
         let o = small();
         let h = MisereHeader::new("0.0?", &games, &o, Shard::WHOLE);
-        let bigger = MisereHeader::new("0.0?", &games, &MisereOptions::new(50, 5, 1.0).unwrap(), Shard::WHOLE);
+        let bigger = MisereHeader::new(
+            "0.0?",
+            &games,
+            &MisereOptions::new(50, 5, 1.0).unwrap(),
+            Shard::WHOLE,
+        );
         assert_eq!(h.differs_from(&bigger), None);
         let part = MisereHeader::new("0.0?", &games, &o, Shard { index: 1, count: 2 });
         assert_eq!(h.differs_from(&part).unwrap().0, "shard");

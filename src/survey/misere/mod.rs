@@ -76,6 +76,14 @@ pub enum MisereError {
     /// The pattern or file of codes.
     #[error(transparent)]
     Pattern(#[from] PatternError),
+    /// The worker threads cannot be started.
+    #[error("cannot start {threads} worker threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What the system said.
+        reason: String,
+    },
     /// The stop flag was raised (Ctrl-C in Python).
     #[error("stopped")]
     Stopped,
@@ -335,16 +343,25 @@ pub fn misere_survey(
 }
 
 /// The whole survey of `pattern` (a code with `?` wildcards or a file of codes) within `opts`,
-/// in this process: what Python's `survey_misere` returns, the rows of `survey PATTERN
-/// --misere --json`.
+/// in this process on `threads` threads (default: one per core): what Python's
+/// `survey_misere` returns, the rows of `survey PATTERN --misere --json`.
 pub fn survey(
     pattern: &str,
     opts: &MisereOptions,
+    threads: Option<usize>,
     stop: &AtomicBool,
 ) -> Result<Vec<MisereRow>, MisereError> {
     let games = super::pattern::games(pattern)?;
     let all: Vec<usize> = (0..games.len()).collect();
-    misere_survey(&games, &all, opts, Vec::new(), stop, &|_| {})
+    let n = threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| MisereError::Threads {
+            threads: n,
+            reason: e.to_string(),
+        })?;
+    pool.install(|| misere_survey(&games, &all, opts, Vec::new(), stop, &|_| {}))
 }
 
 #[cfg(test)]
@@ -369,9 +386,16 @@ mod tests {
         };
         let seen = std::sync::atomic::AtomicUsize::new(0);
         let indices: Vec<usize> = (0..all.len()).collect();
-        let rows = misere_survey(&all, &indices, &opts, Vec::new(), &AtomicBool::new(false), &|_| {
-            seen.fetch_add(1, Ordering::Relaxed);
-        })
+        let rows = misere_survey(
+            &all,
+            &indices,
+            &opts,
+            Vec::new(),
+            &AtomicBool::new(false),
+            &|_| {
+                seen.fetch_add(1, Ordering::Relaxed);
+            },
+        )
         .unwrap();
         assert_eq!(seen.into_inner(), all.len());
         let codes: Vec<&str> = rows.iter().map(|r| r.code.as_str()).collect();
@@ -424,14 +448,26 @@ mod tests {
         assert!(!by_time.redo_under(&opts(300, 1000, 5.0)));
         assert!(!by_time.redo_under(&opts(300, 1000, 2.0)));
         assert!(by_time.redo_under(&opts(300, 1000, 5.5)));
-        let killed = MisereRow::unfinished(0, &games[0], StoppedBy::Deadline, "k".into(), &opts(300, 1000, 5.0));
+        let killed = MisereRow::unfinished(
+            0,
+            &games[0],
+            StoppedBy::Deadline,
+            "k".into(),
+            &opts(300, 1000, 5.0),
+        );
         assert!(!killed.redo_under(&opts(300, 1000, 5.0)));
         assert!(killed.redo_under(&opts(300, 1000, 10.0)));
         for by in [StoppedBy::Memory, StoppedBy::Error] {
-            let r = MisereRow { stopped_by: Some(by), ..killed.clone() };
+            let r = MisereRow {
+                stopped_by: Some(by),
+                ..killed.clone()
+            };
             assert!(!r.redo_under(&opts(1000, 10_000, 100.0)), "{by:?}");
         }
-        let failed = MisereRow { stopped_by: Some(StoppedBy::Failed), ..killed.clone() };
+        let failed = MisereRow {
+            stopped_by: Some(StoppedBy::Failed),
+            ..killed.clone()
+        };
         assert!(failed.redo_under(&opts(300, 1000, 5.0)));
         let kayles = pattern::games("0.05").unwrap(); // certified at heap 7
         let certified = misere_row(0, &kayles[0], &o);
@@ -439,9 +475,18 @@ mod tests {
         assert!(!certified.redo_under(&opts(1000, 10_000, 100.0)));
         // still_to_do keeps the final rows and lists the rest, in index order.
         let done = vec![
-            MisereRow { index: 4, ..certified.clone() },
-            MisereRow { index: 1, ..cut.clone() },
-            MisereRow { index: 9, ..certified.clone() },
+            MisereRow {
+                index: 4,
+                ..certified.clone()
+            },
+            MisereRow {
+                index: 1,
+                ..cut.clone()
+            },
+            MisereRow {
+                index: 9,
+                ..certified.clone()
+            },
         ];
         let (kept, todo) = still_to_do(&[0, 1, 2, 4], done, &opts(20, 1000, 5.0));
         assert_eq!(kept.iter().map(|r| r.index).collect::<Vec<_>>(), [4]);
@@ -450,17 +495,23 @@ mod tests {
 
     #[test]
     fn limits_are_checked_and_stop_stops() {
-        assert!(matches!(MisereOptions::new(10, 10, 0.0), Err(MisereError::Budget(_))));
-        assert!(matches!(MisereOptions::new(10, 10, f64::NAN), Err(MisereError::Budget(_))));
+        assert!(matches!(
+            MisereOptions::new(10, 10, 0.0),
+            Err(MisereError::Budget(_))
+        ));
+        assert!(matches!(
+            MisereOptions::new(10, 10, f64::NAN),
+            Err(MisereError::Budget(_))
+        ));
         assert!(matches!(
             MisereOptions::new(MAX_HEAP_LIMIT + 1, 10, 1.0),
             Err(MisereError::MaxHeap(_))
         ));
         let stop = AtomicBool::new(true);
-        let r = survey("0.0?", &opts(10, 100, 5.0), &stop);
+        let r = survey("0.0?", &opts(10, 100, 5.0), Some(2), &stop);
         assert!(matches!(r, Err(MisereError::Stopped)));
         assert!(matches!(
-            survey("0.x?", &opts(10, 100, 5.0), &AtomicBool::new(false)),
+            survey("0.x?", &opts(10, 100, 5.0), None, &AtomicBool::new(false)),
             Err(MisereError::Pattern(_))
         ));
     }
