@@ -308,15 +308,14 @@ fn supervise(
     let rows: Mutex<Vec<MisereRow>> = Mutex::new(Vec::with_capacity(todo.len()));
     std::thread::scope(|s| {
         for _ in 0..jobs.min(todo.len()) {
-            s.spawn(|| loop {
-                let Some(&j) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let row = run_child(&exe, j, &games[j], opts, deadline);
-                on_row(&row);
-                bar.set_message(games[j].code.clone());
-                bar.inc(1);
-                rows.lock().expect("no panics").push(row);
+            s.spawn(|| {
+                while let Some(&j) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let row = run_child(&exe, j, &games[j], opts, deadline);
+                    on_row(&row);
+                    bar.set_message(games[j].code.clone());
+                    bar.inc(1);
+                    rows.lock().expect("no panics").push(row);
+                }
             });
         }
     });

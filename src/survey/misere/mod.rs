@@ -246,17 +246,16 @@ pub fn misere_row_watched(
         }
     });
     let r = solver.report();
-    let stopped_by = (!r.certified).then(|| match (&err, &stop) {
-        (Some(_), _) => Some(StoppedBy::Error),
-        (None, Some(Stop::Order)) => Some(StoppedBy::OrderLimit),
-        (None, Some(Stop::Time)) => Some(StoppedBy::Budget),
-        (None, Some(Stop::Flag)) => None,
-        (None, None) => Some(StoppedBy::HeapLimit),
-    });
-    let stopped_by = match stopped_by {
-        Some(None) => return None,
-        Some(Some(by)) => Some(by),
-        None => None,
+    let stopped_by = if r.certified {
+        None
+    } else {
+        Some(match (&err, &stop) {
+            (Some(_), _) => StoppedBy::Error,
+            (None, Some(Stop::Flag)) => return None,
+            (None, Some(Stop::Order)) => StoppedBy::OrderLimit,
+            (None, Some(Stop::Time)) => StoppedBy::Budget,
+            (None, None) => StoppedBy::HeapLimit,
+        })
     };
     let stopped = stopped_by.map(|by| match (by, &err) {
         (_, Some(e)) => e.to_string(),
