@@ -9,7 +9,7 @@ use std::ffi::CString;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use numpy::ndarray::ArrayView1;
@@ -891,7 +891,8 @@ impl PyTable {
 /// Unlike the binary, which runs each game in a child process that it kills at its deadline,
 /// every game runs in this process: one heap of a wild game can take minutes past the budget
 /// and its memory is not limited. Rows that neither clock decided are the binary's rows. The
-/// GIL is released; Ctrl-C stops every game after its heap under way (KeyboardInterrupt).
+/// GIL is released; Ctrl-C raises KeyboardInterrupt at once, and the games still running stop
+/// in the background after their heap under way.
 #[pyfunction]
 #[pyo3(signature = (pattern, *, max_heap = None, max_order = None, budget = None, threads = None))]
 fn survey_misere<'py>(
@@ -912,28 +913,37 @@ fn survey_misere<'py>(
     )
     .map_err(misere_exception)?;
     let threads = api::check_threads(threads).map_err(|e| api_exception(e.into(), None))?;
-    let stop = AtomicBool::new(false);
-    let mut interrupted: Option<PyErr> = None;
-    let result = py.detach(|| {
-        std::thread::scope(|s| {
-            let run = s.spawn(|| nimseq::survey::misere::survey(pattern, &opts, threads, &stop));
-            // Python's signal handlers run on this (the main) thread, between waits.
-            while !run.is_finished() {
-                std::thread::sleep(Duration::from_millis(50));
-                if interrupted.is_none() {
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        interrupted = Some(e);
-                        stop.store(true, Ordering::Relaxed);
-                    }
+    // The survey runs on a thread of its own, and this (the main) thread runs Python's signal
+    // handlers between waits. Games stop at the end of their heap under way, which can take
+    // minutes: after Ctrl-C the call returns at once, and the survey's thread finishes its
+    // heaps and ends in the background.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pattern = pattern.to_string();
+    let flag = stop.clone();
+    std::thread::Builder::new()
+        .name("nimseq-survey".into())
+        .spawn(move || {
+            let _ = tx.send(nimseq::survey::misere::survey(
+                &pattern, &opts, threads, &flag,
+            ));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the survey's thread: {e}")))?;
+    let rows = py.detach(move || loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(result) => return Ok(result),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Ok(Err(MisereError::Stopped))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
                 }
             }
-            run.join().expect("the survey does not panic")
-        })
-    });
-    if let Some(e) = interrupted {
-        return Err(e);
-    }
-    let rows = result.map_err(misere_exception)?;
+        }
+    })?;
+    let rows = rows.map_err(misere_exception)?;
     json_object(py, &rows)
 }
 

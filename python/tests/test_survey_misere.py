@@ -66,3 +66,39 @@ def test_bad_patterns(tmp_path):
         nimseq.survey_misere("0.x?")
     with pytest.raises(FileNotFoundError, match="wildcards"):
         nimseq.survey_misere(str(tmp_path / "missing.txt"))
+
+
+def test_ctrl_c_raises_at_once():
+    """Ctrl-C raises KeyboardInterrupt at once, even while a game is inside a long heap (the
+    games still running stop in the background after it)."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    script = textwrap.dedent(
+        """
+        import nimseq, signal, sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        print("start", flush=True)
+        try:
+            # 512 games on one thread: minutes.
+            nimseq.survey_misere("0.???", max_heap=8, threads=1)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(0)
+        """
+    )
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(1.5)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, _ = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 0 and out.strip() == "interrupted"
+    assert time.monotonic() - t0 < 5
