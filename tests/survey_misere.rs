@@ -310,3 +310,78 @@ fn bad_input_exits_2() {
     .unwrap();
     assert_usage_error(&["survey-merge", s(&bad)], "bad header");
 }
+
+/// The pids of the processes whose parent is `parent`, with their command lines (Linux /proc).
+fn children(parent: u32) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": the fields after the last ')'.
+        let rest = &stat[stat.rfind(')').unwrap() + 2..];
+        let mut f = rest.split(' ');
+        let state = f.next().unwrap();
+        let ppid: u32 = f.next().unwrap().parse().unwrap();
+        if ppid == parent && state != "Z" {
+            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            out.push((pid, String::from_utf8_lossy(&cmd).replace('\0', " ")));
+        }
+    }
+    out
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        let rest = &s[s.rfind(')').unwrap() + 2..];
+        !rest.starts_with('Z')
+    })
+}
+
+/// A survey killed outright (SIGKILL: no handler runs) takes its games' processes with it:
+/// 0.76 spends over 30 s in heap 12, and its process must not outlive the survey.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_survey_leaves_no_game_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut survey = Command::new(BIN)
+        .args([
+            "survey", "0.7?", "--misere", "--budget", "30", "-q", "--out",
+        ])
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    let game = loop {
+        if let Some((pid, _)) = children(survey.id())
+            .into_iter()
+            .find(|(_, cmd)| cmd.contains(" 0.76 "))
+        {
+            break pid;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "0.76 never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(alive(game));
+    survey.kill().unwrap();
+    survey.wait().unwrap();
+    let killed = Instant::now();
+    while alive(game) {
+        if killed.elapsed() > Duration::from_secs(10) {
+            // SAFETY: a plain kill(2) of the orphan this test made.
+            unsafe { libc::kill(game as i32, libc::SIGKILL) };
+            panic!("game process {game} outlived the survey");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
