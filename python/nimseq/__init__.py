@@ -11,7 +11,8 @@ tables on disk mapped into NumPy without a copy.
     >>> nimseq.Rule("kayles").code
     '0.77'
 
-Functions: values, summary, period, play, quotient (misère), compute (a table on disk),
+Functions: values, summary, period, play, quotient (misère), survey_misere (the misère
+quotients of a pattern of codes, as `survey PATTERN --misere --json`), compute (a table on disk),
 hackenbush (canonical forms of Hackenbush positions of every colour), cost_estimate (the
 O(N^3) estimate that values, summary, compute and play warn with). Classes: Rule, Table.
 Counts accept ints or the command line's forms as text ('2^20', '1e6', '1_000_000').
@@ -33,6 +34,7 @@ from ._nimseq import (
     play,
     quotient,
     summary,
+    survey_misere,
     values,
 )
 
@@ -48,5 +50,6 @@ __all__ = [
     "play",
     "quotient",
     "summary",
+    "survey_misere",
     "values",
 ]

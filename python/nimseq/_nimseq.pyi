@@ -123,3 +123,14 @@ def cost_estimate(game: Game, n: Count) -> Optional[Json]:
 
 def quotient(game: Game, max_heap: Optional[Count] = None) -> Json:
     """The dict of `nimseq quotient GAME [--max-heap N] --json` (misère quotient)."""
+
+def survey_misere(
+    pattern: str,
+    *,
+    max_heap: Optional[Count] = None,
+    max_order: Optional[Count] = None,
+    budget: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> List[Json]:
+    """The rows of `nimseq survey PATTERN --misere --json` (misère quotients of many codes),
+    computed in this process: one dict per game, in the order of the games."""

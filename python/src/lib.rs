@@ -8,7 +8,8 @@
 use std::ffi::CString;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use numpy::ndarray::ArrayView1;
@@ -26,6 +27,7 @@ use nimseq::numbers::parse_count;
 use nimseq::report;
 use nimseq::resources::MemoryError;
 use nimseq::rules::{Rule, NAMED_GAMES};
+use nimseq::survey::misere::{MisereError, MisereOptions};
 use nimseq::table::{TableError, TableReader, ValueSlice, CRC_CHUNK};
 
 // ---------------------------------------------------------------------------------------------
@@ -290,6 +292,27 @@ fn executor_of(threads: Option<usize>) -> PyResult<Executor> {
 fn json_object<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A misère survey's error in Python's words: the keyword argument at fault.
+fn misere_exception(e: MisereError) -> PyErr {
+    use nimseq::survey::PatternError;
+    match e {
+        MisereError::Budget(_) => PyValueError::new_err(format!("budget {e}")),
+        MisereError::MaxHeap(_) => PyValueError::new_err(format!("max_heap {e}")),
+        MisereError::Pattern(PatternError::Io { ref source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            PyFileNotFoundError::new_err(format!(
+                "{e} (pattern is a code with '?' wildcards, such as '0.??', or a file with \
+                 one code per line)"
+            ))
+        }
+        MisereError::Pattern(PatternError::Io { .. }) => PyOSError::new_err(e.to_string()),
+        MisereError::Pattern(_) => PyValueError::new_err(e.to_string()),
+        MisereError::Threads { .. } => PyRuntimeError::new_err(e.to_string()),
+        MisereError::Stopped => PyKeyboardInterrupt::new_err(e.to_string()),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -855,6 +878,75 @@ impl PyTable {
     }
 }
 
+/// The misère quotient of every game of a survey, as the rows of `nimseq survey PATTERN
+/// --misere --json` (a list of dicts, in the order of the games): code, order |Q|, p_count
+/// |P|, certified, certified_at, tame, and why a row stopped uncertified (docs/JSON.md).
+///
+/// pattern: a code with '?' for any octal digit ('0.??', '0.1?') or a file of codes.
+/// max_heap, max_order, budget: each game stops when certified, after heap max_heap (default
+/// 300), when its order passes max_order (default 1000), or after budget seconds (default 5),
+/// the last two looked at between heaps.
+/// threads: games computed at once, one a thread (default: all cores).
+///
+/// Unlike the binary, which runs each game in a child process that it kills at its deadline,
+/// every game runs in this process: one heap of a wild game can take minutes past the budget
+/// and its memory is not limited. Rows that neither clock decided are the binary's rows. The
+/// GIL is released; Ctrl-C raises KeyboardInterrupt at once, and the games still running stop
+/// in the background after their heap under way.
+#[pyfunction]
+#[pyo3(signature = (pattern, *, max_heap = None, max_order = None, budget = None, threads = None))]
+fn survey_misere<'py>(
+    py: Python<'py>,
+    pattern: &str,
+    max_heap: Option<&Bound<'py, PyAny>>,
+    max_order: Option<&Bound<'py, PyAny>>,
+    budget: Option<f64>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let d = MisereOptions::default();
+    let max_heap = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
+    let max_order = max_order.map(|m| count_of(m, "max_order")).transpose()?;
+    let opts = MisereOptions::new(
+        max_heap.unwrap_or(d.max_heap as u64),
+        max_order.unwrap_or(d.max_order as u64),
+        budget.unwrap_or(d.budget.as_secs_f64()),
+    )
+    .map_err(misere_exception)?;
+    let threads = api::check_threads(threads).map_err(|e| api_exception(e.into(), None))?;
+    // The survey runs on a thread of its own, and this (the main) thread runs Python's signal
+    // handlers between waits. Games stop at the end of their heap under way, which can take
+    // minutes: after Ctrl-C the call returns at once, and the survey's thread finishes its
+    // heaps and ends in the background.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pattern = pattern.to_string();
+    let flag = stop.clone();
+    std::thread::Builder::new()
+        .name("nimseq-survey".into())
+        .spawn(move || {
+            let _ = tx.send(nimseq::survey::misere::survey(
+                &pattern, &opts, threads, &flag,
+            ));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the survey's thread: {e}")))?;
+    let rows = py.detach(move || loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(result) => return Ok(result),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Ok(Err(MisereError::Stopped))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+    })?;
+    let rows = rows.map_err(misere_exception)?;
+    json_object(py, &rows)
+}
+
 /// The compiled part of the nimseq package.
 #[pymodule]
 fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -874,6 +966,7 @@ fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
     m.add_function(wrap_pyfunction!(quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(survey_misere, m)?)?;
     m.add_function(wrap_pyfunction!(cost_estimate, m)?)?;
     Ok(())
 }

@@ -38,7 +38,7 @@ pub struct SurveyArgs {
     /// Print one JSON object per game instead of the Markdown table.
     #[arg(long)]
     json: bool,
-    /// Write the survey (survey.jsonl, survey.md) or the shard's file to DIR; resumes a stopped run.
+    /// Write the survey (survey.jsonl, survey.md; with --misere misere.jsonl, misere.md) or the shard's file to DIR, each game as it finishes; a rerun resumes it.
     #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Run part I of K (1 <= I <= K). Default: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN/_MAX when set, else the whole survey.
@@ -51,7 +51,7 @@ pub struct SurveyArgs {
     /// |Q|, |P|, the heap where it was certified, the period of its heaps' elements, tame.
     /// Each game stops when certified, or at --max-heap, --max-order or --budget (looked at
     /// between heaps) with its partial quotient.
-    #[arg(long, conflicts_with_all = ["out", "shard", "engine"])]
+    #[arg(long, conflicts_with = "engine")]
     misere: bool,
     /// With --misere: the largest heap of each game [default: 300].
     #[arg(long, value_name = "N", value_parser = count_arg)]
@@ -73,13 +73,13 @@ pub struct SurveyArgs {
 /// Arguments of `survey-merge`.
 #[derive(Debug, Args)]
 pub struct SurveyMergeArgs {
-    /// Shard files (survey-shard-I-of-K.jsonl), or directories holding them.
+    /// Shard files (survey-shard-I-of-K.jsonl, or misere-shard-I-of-K.jsonl of survey --misere), or directories holding them.
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
     /// Print one JSON object per game instead of the Markdown table.
     #[arg(long)]
     json: bool,
-    /// Also write the merged survey.jsonl and survey.md to DIR.
+    /// Also write the merged survey.jsonl and survey.md (misere.jsonl, misere.md) to DIR.
     #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -92,7 +92,7 @@ fn file_name(shard: Shard) -> String {
     }
 }
 
-fn partial_path(path: &Path) -> PathBuf {
+pub(super) fn partial_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".partial");
     PathBuf::from(name)
@@ -100,7 +100,7 @@ fn partial_path(path: &Path) -> PathBuf {
 
 /// Writes `path` atomically: a temporary file in the same directory, fsync, rename, fsync the
 /// directory. Readers see the old file or the new one, never a mix.
-fn write_atomic(
+pub(super) fn write_atomic(
     path: &Path,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
@@ -172,6 +172,26 @@ impl SurveyArgs {
         self.json
     }
 
+    /// PATTERN as given.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// `--out`.
+    pub fn out(&self) -> Option<&Path> {
+        self.out.as_deref()
+    }
+
+    /// `--shard`, else the Slurm job array's task, else the whole survey.
+    pub fn shard(&self) -> anyhow::Result<Shard> {
+        Ok(match self.shard {
+            Some(s) => s,
+            None => Shard::from_slurm(|k| std::env::var(k).ok())
+                .map_err(usage)?
+                .unwrap_or(Shard::WHOLE),
+        })
+    }
+
     /// `--threads` (or the Slurm allocation).
     pub fn thread_count(&self) -> Option<usize> {
         self.run.thread_count()
@@ -209,12 +229,7 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
         ));
     }
     let count = checked_count(args.count.expect("required without --misere"))?;
-    let shard = match args.shard {
-        Some(s) => s,
-        None => Shard::from_slurm(|k| std::env::var(k).ok())
-            .map_err(usage)?
-            .unwrap_or(Shard::WHOLE),
-    };
+    let shard = args.shard()?;
     if !shard.is_whole() && args.out.is_none() {
         return Err(usage(format!(
             "shard {shard} needs --out DIR for its file (merge the shards with 'nimseq survey-merge')"
@@ -411,14 +426,15 @@ fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                 .with_context(|| format!("cannot read {}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| {
-                    f.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("survey-shard-") && n.ends_with(".jsonl"))
+                    f.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                        (n.starts_with("survey-shard-") || n.starts_with("misere-shard-"))
+                            && n.ends_with(".jsonl")
+                    })
                 })
                 .collect();
             if found.is_empty() {
                 return Err(usage(format!(
-                    "{} holds no shard files (survey-shard-I-of-K.jsonl)",
+                    "{} holds no shard files (survey-shard-I-of-K.jsonl, misere-shard-I-of-K.jsonl)",
                     p.display()
                 )));
             }
@@ -431,21 +447,33 @@ fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Runs `survey-merge`.
-pub fn survey_merge(args: SurveyMergeArgs) -> anyhow::Result<()> {
-    let mut files = Vec::new();
-    // Wrong, damaged or missing shard files are the user's input: exit code 2.
-    let input = |e: MergeError| match e {
-        // A file that does not exist was mistyped; other read errors are failures.
+/// Wrong, damaged or missing shard files are the user's input (exit code 2); a file that exists
+/// but cannot be read is a failure.
+pub(super) fn merge_error(e: MergeError) -> anyhow::Error {
+    match e {
         MergeError::Io { ref source, .. } if source.kind() != std::io::ErrorKind::NotFound => {
             anyhow::Error::from(e)
         }
         _ => usage(e),
-    };
+    }
+}
+
+/// Runs `survey-merge`.
+pub fn survey_merge(args: SurveyMergeArgs) -> anyhow::Result<()> {
+    let mut files = Vec::new();
+    let input = merge_error;
     if let Some(dir) = &args.out {
         super::check_out_dir(dir, "--out")?;
     }
-    for path in shard_files(&args.files)? {
+    let paths = shard_files(&args.files)?;
+    // Misère surveys' files (by their first file's header) merge by their own rules.
+    let misere = paths.first().is_some_and(|p| {
+        fs::read_to_string(p).is_ok_and(|t| nimseq::survey::misere::file::is_misere_file(&t))
+    });
+    if misere {
+        return super::survey_misere::merge_misere(&paths, args.json, args.out.as_deref());
+    }
+    for path in paths {
         let file = read_shard(&path).map_err(input)?;
         files.push((path.display().to_string(), file));
     }

@@ -1,28 +1,45 @@
 //! `nimseq survey PATTERN --misere`: the misère quotient of every game, each in a child process
-//! of this binary with a memory limit and a deadline.
+//! of this binary with a memory limit and a deadline; its files, resumed runs, shards and
+//! `survey-merge` of them.
 //!
 //! A quotient's limits (heap, order, time) are looked at between heaps, and one heap of a wild
 //! game can take minutes or try to allocate more memory than the machine has (0.76 spends over
 //! 30 s on heap 12; 0.6 asks for 89 GB in heap ~20). A thread cannot be stopped from outside
 //! and a failed allocation ends the whole process, so each game of a survey of several runs as
-//! `nimseq survey CODE --misere --json` (one game, computed in that process by
+//! `nimseq survey CODE --misere --json --shard 1/1` (one game, computed in that process by
 //! [`nimseq::survey::misere`]) under `RLIMIT_AS` and is killed at its deadline: twice the
-//! budget plus five seconds. Its row then says so. A survey of one game computes in process.
+//! budget plus five seconds. Its row then says so. A child dies with this process (Linux's
+//! parent-death signal), so a killed survey leaves no games running. A survey of one game
+//! computes in process.
+//!
+//! Files in `--out DIR`, as the plain survey's ([`super::survey`]): `misere.jsonl` (whole
+//! survey) or `misere-shard-I-of-K.jsonl`, written atomically once complete, and
+//! `misere.md`; while a run is going each finished row is appended to `<name>.partial` at once.
+//! A rerun with the same DIR resumes from the partial file or the complete one and computes
+//! only the games that are missing or that its larger limits take further
+//! ([`nimseq::survey::misere::still_to_do`]).
 
-use std::io::Read;
+use std::fs::{self, OpenOptions};
+use std::io::{BufWriter, Read};
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::report::survey as out;
-use nimseq::survey::misere::{misere_row_watched, MisereOptions, MisereRow};
+use nimseq::survey::misere::file::{self, MisereFile, MisereHeader};
+use nimseq::survey::misere::{
+    misere_row_watched, still_to_do, MisereError, MisereOptions, MisereRow, StoppedBy,
+};
 use nimseq::survey::pattern::Game;
+use nimseq::survey::Shard;
 
-use super::survey::SurveyArgs;
+use super::survey::{merge_error, partial_path, write_atomic, SurveyArgs};
 use super::usage;
 
 /// How a child's heap lines begin: "nimseq: heap H: order K".
@@ -31,111 +48,289 @@ const HEAP_LINE: &str = "nimseq: heap ";
 /// Address space each child may use (`RLIMIT_AS`).
 const CHILD_MEMORY: libc::rlim_t = 4 << 30;
 
-/// Runs `survey --misere` on `games` and prints the table or JSON lines.
+fn file_name(shard: Shard) -> String {
+    if shard.is_whole() {
+        "misere.jsonl".to_string()
+    } else {
+        format!("misere-shard-{}-of-{}.jsonl", shard.index, shard.count)
+    }
+}
+
+/// Runs `survey --misere` on `games`: prints the table or JSON lines of a whole survey, writes
+/// the files of `--out`.
 pub fn survey_misere(args: &SurveyArgs, games: &[Game]) -> anyhow::Result<()> {
     let (max_heap, max_order, budget) = args.misere_limits();
-    if !(budget > 0.0 && budget.is_finite()) {
+    let opts = MisereOptions::new(max_heap, max_order, budget).map_err(|e| match e {
+        MisereError::Budget(_) => usage(format!("--budget {e}")),
+        MisereError::MaxHeap(_) => usage(format!("--max-heap {e}")),
+        e => usage(e),
+    })?;
+    let shard = args.shard()?;
+    if !shard.is_whole() && args.out().is_none() {
         return Err(usage(format!(
-            "--budget {budget} must be a positive number of seconds"
+            "shard {shard} needs --out DIR for its file (merge the shards with 'nimseq survey-merge')"
         )));
     }
-    if max_heap > nimseq::api::QUOTIENT_MAX_HEAP {
-        return Err(usage(format!(
-            "--max-heap {max_heap} is above the largest a quotient computes ({})",
-            nimseq::api::QUOTIENT_MAX_HEAP
-        )));
+    let header = MisereHeader::new(args.pattern(), games, &opts, shard);
+    let target = args.out().map(|d| d.join(file_name(shard)));
+    if let Some(dir) = args.out() {
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let opts = MisereOptions {
-        max_heap: max_heap as usize,
-        max_order: usize::try_from(max_order).unwrap_or(usize::MAX),
-        budget: Duration::from_secs_f64(budget),
-        ..Default::default()
+    let (done, complete) = match &target {
+        Some(t) => earlier_rows(t, &header)?,
+        None => (Vec::new(), None),
     };
+    let (kept, todo) = still_to_do(&header.indices, done, &opts);
     let quiet = args.quiet();
     let start = Instant::now();
-    let rows = if let [game] = games {
-        let lines = args.heap_lines();
-        vec![misere_row_watched(game, &opts, &mut |h, order| {
-            if lines {
-                eprintln!("{HEAP_LINE}{h}: order {order}");
+    let resumed = kept.len();
+    let file = if todo.is_empty() && complete.is_some() {
+        if !quiet {
+            eprintln!(
+                "nimseq: {} is already complete",
+                target.as_ref().expect("set").display()
+            );
+        }
+        let file = MisereFile { header, rows: kept };
+        // The same rows under this run's limits: the header says so.
+        if let (Some(t), Some(old)) = (&target, &complete) {
+            if old != &file {
+                write_atomic(t, |f| out::write_misere_file(BufWriter::new(f), &file))?;
             }
-        })]
+        }
+        file
     } else {
-        supervise(games, args, budget, quiet)?
+        run_games(args, games, header, &opts, kept, &todo, target.as_deref())?
     };
+    let seconds = start.elapsed().as_secs_f64();
+    let timing = if resumed == 0 {
+        format!("in {seconds:.1} s")
+    } else {
+        format!(
+            "({} computed in {seconds:.1} s, {resumed} by an earlier run)",
+            file.rows.len() - resumed
+        )
+    };
+    if !shard.is_whole() {
+        if !quiet {
+            eprintln!(
+                "nimseq: shard {shard}: misère quotients of {} games {timing} -> {}",
+                file.rows.len(),
+                target.as_ref().expect("checked").display()
+            );
+        }
+        return Ok(());
+    }
     if !quiet {
         eprintln!(
-            "nimseq: misère quotients of {} game{} in {:.1} s",
-            rows.len(),
-            if rows.len() == 1 { "" } else { "s" },
-            start.elapsed().as_secs_f64()
+            "nimseq: misère quotients of {} game{} {timing}",
+            file.rows.len(),
+            if file.rows.len() == 1 { "" } else { "s" },
         );
     }
-    let stdout = std::io::stdout().lock();
-    if args.json() {
-        out::write_misere_json_lines(stdout, &rows)?;
+    finish(&file, args.json(), args.out())
+}
+
+/// The rows an earlier run left for `header`'s survey and part next to `target`: those of the
+/// complete file (also returned) or else of its partial file; none when there is neither.
+fn earlier_rows(
+    target: &Path,
+    header: &MisereHeader,
+) -> anyhow::Result<(Vec<MisereRow>, Option<MisereFile>)> {
+    let partial = partial_path(target);
+    let (path, is_partial) = if target.exists() {
+        (target.to_path_buf(), false)
+    } else if partial.exists() {
+        (partial, true)
     } else {
-        out::write_misere_markdown(stdout, &rows)?;
+        return Ok((Vec::new(), None));
+    };
+    let name = path.display().to_string();
+    let text = fs::read_to_string(&path).with_context(|| format!("cannot read {name}"))?;
+    let f = file::parse(&name, &text, is_partial)
+        .map_err(|e| anyhow::anyhow!("{e}; remove it to start again"))?;
+    if let Some((what, theirs, ours)) = header.differs_from(&f.header) {
+        bail!(
+            "{name} holds a run of a different survey ({what}: {ours} there, {theirs} now); \
+             remove it or choose another --out"
+        );
+    }
+    let rows = f.rows.clone();
+    Ok((rows, (!is_partial).then_some(f)))
+}
+
+/// Computes the games `todo` and returns the whole file of `header`'s part with the `kept`
+/// rows. With a `target`, every row is appended to its partial file as it finishes (after the
+/// kept ones), and the target is written when all are done.
+fn run_games(
+    args: &SurveyArgs,
+    games: &[Game],
+    header: MisereHeader,
+    opts: &MisereOptions,
+    kept: Vec<MisereRow>,
+    todo: &[usize],
+    target: Option<&Path>,
+) -> anyhow::Result<MisereFile> {
+    let partial: Option<PathBuf> = target.map(partial_path);
+    let writer = match &partial {
+        Some(p) => {
+            let clean = MisereFile {
+                header: header.clone(),
+                rows: kept.clone(),
+            };
+            write_atomic(p, |f| out::write_misere_file(BufWriter::new(f), &clean))?;
+            let f = OpenOptions::new()
+                .append(true)
+                .open(p)
+                .with_context(|| format!("cannot open {}", p.display()))?;
+            Some(Mutex::new(f))
+        }
+        None => None,
+    };
+    if !kept.is_empty() && !args.quiet() {
+        eprintln!(
+            "nimseq: resuming: {} of {} games already done, {} to compute",
+            kept.len(),
+            header.indices.len(),
+            todo.len()
+        );
+    }
+    let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    let on_row = |r: &MisereRow| {
+        if let Some(w) = &writer {
+            let mut f = w.lock().expect("no panics while writing");
+            if let Err(e) = out::write_misere_row(&mut *f, r) {
+                write_error.lock().expect("no panics").get_or_insert(e);
+            }
+        }
+    };
+    let new = match (games, todo) {
+        ([game], [j]) => {
+            let lines = args.heap_lines();
+            let row = misere_row_watched(*j, game, opts, &mut |h, order| {
+                if lines {
+                    eprintln!("{HEAP_LINE}{h}: order {order}");
+                }
+                std::ops::ControlFlow::Continue(())
+            })
+            .expect("never stopped");
+            on_row(&row);
+            vec![row]
+        }
+        _ => supervise(games, todo, opts, args, &on_row)?,
+    };
+    if let Some(e) = write_error.into_inner().expect("no panics") {
+        return Err(e).context("cannot write the partial file");
+    }
+    let mut rows: Vec<MisereRow> = kept.into_iter().chain(new).collect();
+    rows.sort_by_key(|r| r.index);
+    let file = MisereFile { header, rows };
+    if let (Some(t), Some(p)) = (target, &partial) {
+        write_atomic(t, |f| out::write_misere_file(BufWriter::new(f), &file))?;
+        fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))?;
+    }
+    Ok(file)
+}
+
+/// Prints a whole survey and, with `dir`, writes misere.md there (misere.jsonl, when it is
+/// not there already).
+fn finish(file: &MisereFile, json: bool, dir: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(dir) = dir {
+        let jsonl = dir.join(file_name(Shard::WHOLE));
+        let same = fs::read_to_string(&jsonl)
+            .ok()
+            .and_then(|t| file::parse("", &t, false).ok());
+        if same.as_ref() != Some(file) {
+            write_atomic(&jsonl, |f| out::write_misere_file(BufWriter::new(f), file))?;
+        }
+        write_atomic(&dir.join("misere.md"), |f| {
+            out::write_misere_markdown(BufWriter::new(f), &file.rows)
+        })?;
+    }
+    let stdout = std::io::stdout().lock();
+    if json {
+        out::write_misere_json_lines(stdout, &file.rows)?;
+    } else {
+        out::write_misere_markdown(stdout, &file.rows)?;
     }
     Ok(())
 }
 
-/// Each game in a child process, as many at once as `--threads` (default: the cores), a bar of
-/// games on stderr.
+/// `survey-merge` of misère survey files.
+pub fn merge_misere(paths: &[PathBuf], json: bool, dir: Option<&Path>) -> anyhow::Result<()> {
+    let mut files = Vec::new();
+    for path in paths {
+        let name = path.display().to_string();
+        let text = fs::read_to_string(path).map_err(|source| {
+            merge_error(nimseq::survey::MergeError::Io {
+                path: name.clone(),
+                source,
+            })
+        })?;
+        files.push((
+            name.clone(),
+            file::parse(&name, &text, false).map_err(merge_error)?,
+        ));
+    }
+    let merged = file::merge(files).map_err(merge_error)?;
+    if let Some(dir) = dir {
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    finish(&merged, json, dir)
+}
+
+/// Each game of `todo` in a child process, as many at once as `--threads` (default: the
+/// cores), a bar of games on stderr; `on_row` sees each row as it comes. Rows by index.
 fn supervise(
     games: &[Game],
+    todo: &[usize],
+    opts: &MisereOptions,
     args: &SurveyArgs,
-    budget: f64,
-    quiet: bool,
+    on_row: &(dyn Fn(&MisereRow) + Sync),
 ) -> anyhow::Result<Vec<MisereRow>> {
     let exe = std::env::current_exe().context("cannot find this program to run the games")?;
     let jobs = args
         .thread_count()
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let deadline = Duration::from_secs_f64(2.0 * budget + 5.0);
-    let draw = if quiet {
+    let deadline = Duration::from_secs_f64(2.0 * opts.budget.as_secs_f64() + 5.0);
+    let draw = if args.quiet() {
         ProgressDrawTarget::hidden()
     } else {
         ProgressDrawTarget::stderr()
     };
-    let bar = ProgressBar::with_draw_target(Some(games.len() as u64), draw);
+    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), draw);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
             .expect("valid template"),
     );
-    let (max_heap, max_order, _) = args.misere_limits();
     let next = AtomicUsize::new(0);
-    let mut rows: Vec<Option<MisereRow>> = vec![None; games.len()];
-    let slots: Vec<std::sync::Mutex<&mut Option<MisereRow>>> =
-        rows.iter_mut().map(std::sync::Mutex::new).collect();
+    let rows: Mutex<Vec<MisereRow>> = Mutex::new(Vec::with_capacity(todo.len()));
     std::thread::scope(|s| {
-        for _ in 0..jobs.min(games.len()) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(game) = games.get(i) else { break };
-                let row = run_child(&exe, game, max_heap, max_order, budget, deadline);
-                bar.set_message(game.code.clone());
-                bar.inc(1);
-                **slots[i].lock().expect("no panics") = Some(row);
+        for _ in 0..jobs.min(todo.len()) {
+            s.spawn(|| {
+                while let Some(&j) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let row = run_child(&exe, j, &games[j], opts, deadline);
+                    on_row(&row);
+                    bar.set_message(games[j].code.clone());
+                    bar.inc(1);
+                    rows.lock().expect("no panics").push(row);
+                }
             });
         }
     });
     bar.finish_and_clear();
-    drop(slots);
-    Ok(rows
-        .into_iter()
-        .map(|r| r.expect("every game ran"))
-        .collect())
+    let mut rows = rows.into_inner().expect("no panics");
+    rows.sort_by_key(|r| r.index);
+    Ok(rows)
 }
 
-/// One game in a child process: its row, or an unfinished row saying why there is none.
+/// Game `index` in a child process: its row, or an unfinished row saying why there is none.
 fn run_child(
-    exe: &std::path::Path,
+    exe: &Path,
+    index: usize,
     game: &Game,
-    max_heap: u64,
-    max_order: u64,
-    budget: f64,
+    opts: &MisereOptions,
     deadline: Duration,
 ) -> MisereRow {
     let mut cmd = Command::new(exe);
@@ -146,15 +341,18 @@ fn run_child(
         "--json",
         "--quiet",
         "--heap-lines",
+        "--shard",
+        "1/1",
     ])
-    .args(["--max-heap", &max_heap.to_string()])
-    .args(["--max-order", &max_order.to_string()])
-    .args(["--budget", &budget.to_string(), "--threads", "1"])
+    .args(["--max-heap", &opts.max_heap.to_string()])
+    .args(["--max-order", &opts.max_order.to_string()])
+    .args(["--budget", &opts.budget.as_secs_f64().to_string()])
+    .args(["--threads", "1"])
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
-    // SAFETY: the closure runs in the child between fork and exec; it only calls setrlimit,
-    // which is async-signal-safe, and touches no memory of the parent.
+    // SAFETY: the closure runs in the child between fork and exec; it only calls setrlimit and
+    // prctl, which are async-signal-safe, and touches no memory of the parent.
     unsafe {
         cmd.pre_exec(|| {
             let limit = libc::rlimit {
@@ -164,12 +362,18 @@ fn run_child(
             if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
+            // Killed with this process (with the thread that started it, which outlives it).
+            #[cfg(target_os = "linux")]
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
             Ok(())
         });
     }
+    let unfinished = |by: StoppedBy, why: String| MisereRow::unfinished(index, game, by, why, opts);
     let child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => return MisereRow::unfinished(game, format!("cannot start: {e}")),
+        Err(e) => return unfinished(StoppedBy::Failed, format!("cannot start: {e}")),
     };
     let (status, stdout, stderr) = match wait_until(child, deadline) {
         Ok(r) => r,
@@ -180,8 +384,8 @@ fn run_child(
                 .filter_map(|l| l.strip_prefix(HEAP_LINE)?.split_once(": order "))
                 .next_back()
                 .map_or(String::new(), |(h, k)| format!(" (order {k} at heap {h})"));
-            return MisereRow::unfinished(
-                game,
+            return unfinished(
+                StoppedBy::Deadline,
                 format!(
                     "killed after {:.0} s: one heap ran past the budget{last}",
                     deadline.as_secs_f64()
@@ -192,20 +396,20 @@ fn run_child(
     match serde_json::from_str::<MisereRow>(stdout.trim()) {
         Ok(mut row) if status.success() => {
             row.code = game.code.clone();
+            row.index = index;
             row
         }
+        _ if stderr.contains("memory allocation") => unfinished(
+            StoppedBy::Memory,
+            format!("out of memory (limit {} GiB a game)", CHILD_MEMORY >> 30),
+        ),
         _ => {
-            let why = if stderr.contains("memory allocation") {
-                format!("out of memory (limit {} GiB a game)", CHILD_MEMORY >> 30)
-            } else {
-                let last = stderr
-                    .lines()
-                    .rfind(|l| !l.starts_with(HEAP_LINE))
-                    .unwrap_or("no output")
-                    .trim();
-                format!("failed ({status}): {last}")
-            };
-            MisereRow::unfinished(game, why)
+            let last = stderr
+                .lines()
+                .rfind(|l| !l.starts_with(HEAP_LINE))
+                .unwrap_or("no output")
+                .trim();
+            unfinished(StoppedBy::Failed, format!("failed ({status}): {last}"))
         }
     }
 }

@@ -208,6 +208,41 @@ pub fn write_markdown<W: Write>(out: W, survey: &Survey) -> io::Result<()> {
     out.flush()
 }
 
+/// Writes the header line of a misère survey file.
+pub fn write_misere_header<W: Write>(
+    mut out: W,
+    header: &crate::survey::misere::file::MisereHeader,
+) -> io::Result<()> {
+    line(&mut out, header)?;
+    out.flush()
+}
+
+/// Writes one row of a misère survey file (a line of `survey --misere --json`) in one write,
+/// and flushes it: a process killed meanwhile leaves the line whole or cut at most once, at
+/// the end of the file.
+pub fn write_misere_row<W: Write>(
+    mut out: W,
+    row: &crate::survey::misere::MisereRow,
+) -> io::Result<()> {
+    let mut bytes = serde_json::to_vec(row)?;
+    bytes.push(b'\n');
+    out.write_all(&bytes)?;
+    out.flush()
+}
+
+/// Writes a whole misère survey file: the header, then the rows.
+pub fn write_misere_file<W: Write>(
+    out: W,
+    file: &crate::survey::misere::file::MisereFile,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    line(&mut out, &file.header)?;
+    for r in &file.rows {
+        line(&mut out, r)?;
+    }
+    out.flush()
+}
+
 /// Writes the rows of `survey --misere --json`: one JSON object per game.
 pub fn write_misere_json_lines<W: Write>(
     mut out: W,
