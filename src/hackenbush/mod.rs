@@ -25,7 +25,7 @@ pub use forms::{
     ValueReport, MAX_EDGES, MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
 };
 pub use graph::{
-    parse_graph, Graph, MAX_GRAPH_EDGES, MAX_GREEN_MOVES_EDGES, MAX_SEARCH_EDGES,
+    parse_graph, Graph, MAX_BLOCK_EDGES, MAX_GRAPH_EDGES, MAX_GREEN_MOVE_STEPS, MAX_SEARCH_EDGES,
     MAX_SEARCH_POSITIONS,
 };
 pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
@@ -121,11 +121,11 @@ pub enum HackenbushError {
         message: String,
     },
     /// A mixed graph with a cycle too large to search.
-    #[error("'{name}': a graph mixing colours with a cycle is evaluated by searching its positions, which is limited to {max} edges joined to the ground; it has {edges} (all-green graphs and trees of any colour have no such limit)")]
+    #[error("'{name}': a graph mixing colours with a cycle is evaluated by searching the positions of its blocks (2-connected pieces), which is limited to {max} edges a block; it has a block of {edges} edges (all-green graphs and trees of any colour have no such limit)")]
     GraphTooLarge {
         /// The graph's name.
         name: String,
-        /// Its edges joined to the ground.
+        /// The edges of its largest block.
         edges: usize,
         /// The limit.
         max: usize,
