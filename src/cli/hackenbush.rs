@@ -29,7 +29,7 @@ pub struct HackenbushArgs {
     /// Edges are numbered from 1 as listed. All-green graphs reduce by the fusion principle (any
     /// size, winning moves included); trees of any colour by ordinal sums; other mixed graphs
     /// are split where they meet the ground and each part with a cycle is searched block by
-    /// block (2-connected pieces, up to 40 edges a block).
+    /// block (2-connected pieces, up to 24 edges a block).
     #[arg(long, value_name = "FILE")]
     graph: Vec<PathBuf>,
     /// Print the result as one JSON object (values in CGSuite's notation, canonical forms as

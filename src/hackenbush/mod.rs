@@ -25,8 +25,8 @@ pub use forms::{
     ValueReport, MAX_EDGES, MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
 };
 pub use graph::{
-    parse_graph, Graph, MAX_BLOCK_EDGES, MAX_GRAPH_EDGES, MAX_GREEN_MOVE_STEPS, MAX_SEARCH_EDGES,
-    MAX_SEARCH_POSITIONS,
+    parse_graph, Graph, MAX_BLOCK_EDGES, MAX_BLOCK_STATES, MAX_GRAPH_EDGES, MAX_GREEN_MOVE_STEPS,
+    MAX_SEARCH_EDGES, MAX_SEARCH_POSITIONS,
 };
 pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
 
@@ -129,6 +129,18 @@ pub enum HackenbushError {
         edges: usize,
         /// The limit.
         max: usize,
+    },
+    /// A block of a mixed graph carrying too many positions on its vertices.
+    #[error("'{name}': a block (2-connected piece) of {edges} edges carries about {states} positions of the edges hanging on its vertices, beyond the search's limit of {max}; the graph is too large for canonical forms by search")]
+    GraphBlockStates {
+        /// The graph's name.
+        name: String,
+        /// The block's edges.
+        edges: usize,
+        /// The estimate: the product over its vertices of (edges hanging there + 1).
+        states: u64,
+        /// The limit.
+        max: u64,
     },
     /// The search of a mixed graph met too many positions.
     #[error("'{name}': the search of this mixed graph met more than {max} positions; the graph is too large for canonical forms by search")]

@@ -28,9 +28,16 @@ use super::super::{shown, Edge, HackenbushError};
 use super::MAX_SEARCH_POSITIONS;
 use crate::partizan::{Arena, GameId};
 
-/// The largest block (2-connected piece of a mixed graph) that is searched. Measured: see
-/// [`super::MAX_SEARCH_POSITIONS`] and the README.
-pub const MAX_BLOCK_EDGES: usize = 40;
+/// The largest block (2-connected piece of a mixed graph) that is searched. Measured on the
+/// 2-core test machine (opt-level 2, under load) on ladders standing on the ground, random
+/// colours: 18 edges 0.2 s, 21 edges 2.4 s, 24 edges 13 s, 30 edges over 60 s.
+pub const MAX_BLOCK_EDGES: usize = 24;
+
+/// The most positions of the structures hanging on one block's vertices that a search takes,
+/// estimated as the product over the vertices of (edges hanging there + 1). Measured on a
+/// cycle through the ground with a pendant edge on each vertex: 12 edges (2^11) 0.5 s, 14
+/// edges (2^13) 4 s, 16 edges (2^15) 25 s; 20 edges exhausted the arena after 110 s.
+pub const MAX_BLOCK_STATES: u64 = 1 << 14;
 
 /// A block position: its root, its edges (ascending), and the non-zero attachments of its
 /// other vertices (by vertex).
@@ -70,11 +77,54 @@ impl BlockSearch {
         self.colour[e]
     }
 
-    /// The largest block of the edges joined to the ground, in edges.
-    pub(super) fn largest_block(&self) -> usize {
+    /// Refuses a part whose search would be too large: a block of more than
+    /// [`MAX_BLOCK_EDGES`] edges, or one whose vertices carry more than [`MAX_BLOCK_STATES`]
+    /// positions (estimated from the edges hanging above each vertex).
+    pub(super) fn check_size(&self) -> Result<(), HackenbushError> {
         let all: Vec<u32> = (0..self.ends.len() as u32).collect();
-        let (blocks, _) = self.blocks(0, &all);
-        blocks.iter().map(|b| b.edges.len()).max().unwrap_or(0)
+        let (blocks, loops) = self.blocks(0, &all);
+        let mut above: HashMap<u32, u64> = HashMap::new();
+        for e in loops {
+            *above.entry(self.ends[e as usize].0).or_default() += 1;
+        }
+        for block in &blocks {
+            let mut vertices: Vec<u32> = block
+                .edges
+                .iter()
+                .flat_map(|&e| {
+                    let (u, v) = self.ends[e as usize];
+                    [u, v]
+                })
+                .filter(|&w| w != block.root)
+                .collect();
+            vertices.sort_unstable();
+            vertices.dedup();
+            let hanging: Vec<u64> = vertices
+                .iter()
+                .map(|w| above.get(w).copied().unwrap_or(0))
+                .collect();
+            if block.edges.len() > 1 {
+                let states = hanging.iter().fold(1u64, |p, &h| p.saturating_mul(h + 1));
+                if block.edges.len() > MAX_BLOCK_EDGES {
+                    return Err(HackenbushError::GraphTooLarge {
+                        name: shown(&self.name),
+                        edges: block.edges.len(),
+                        max: MAX_BLOCK_EDGES,
+                    });
+                }
+                if states > MAX_BLOCK_STATES {
+                    return Err(HackenbushError::GraphBlockStates {
+                        name: shown(&self.name),
+                        edges: block.edges.len(),
+                        states,
+                        max: MAX_BLOCK_STATES,
+                    });
+                }
+            }
+            let total = block.edges.len() as u64 + hanging.iter().sum::<u64>();
+            *above.entry(block.root).or_default() += total;
+        }
+        Ok(())
     }
 
     /// The value of the position made of `edges` (those joined to `root`) rooted at `root`,

@@ -341,8 +341,9 @@ impl Fusion {
         };
         let k = cut.len();
         debug_assert_eq!(ring.len() + 1, k);
+        // Each prefix of each direction folds its non-zero segments and one run of zeros.
         let nonzero = ring.iter().filter(|&&w| w != 0).count() as u64;
-        let cost = 2 * k as u64 * (nonzero + 1);
+        let cost = 2 * ring.len() as u64 + nonzero * (ring.len() as u64 + 1);
         if cost > budget.get() {
             return false;
         }

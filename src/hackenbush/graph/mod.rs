@@ -19,8 +19,9 @@
 //! sums of [`super::forms`], a part with a cycle by a search of its blocks ([`blocks`]): the
 //! blocks hanging above a vertex are replaced by the value they sum to, so only 2-connected
 //! blocks are searched, each position keyed by its edges and the canonical forms hanging on its
-//! vertices. The search is refused for a block of more than [`MAX_BLOCK_EDGES`] edges or
-//! beyond [`MAX_SEARCH_POSITIONS`] positions.
+//! vertices. The search is refused for a block of more than [`MAX_BLOCK_EDGES`] edges, for
+//! one carrying more than about [`MAX_BLOCK_STATES`] positions on its vertices, or beyond
+//! [`MAX_SEARCH_POSITIONS`] positions.
 //!
 //! Winning moves are the cuts after which the part, plus the rest of the sum, is `≥ 0` for
 //! Left or `≤ 0` for Right. For an all-green part a cut leaves a nimber, so against a nimber
@@ -45,7 +46,7 @@ use super::forms::{Evaluator, Tree};
 use super::{shown, Edge, HackenbushError};
 use crate::partizan::{Arena, Dyadic, GameId, Kind};
 use blocks::BlockSearch;
-pub use blocks::MAX_BLOCK_EDGES;
+pub use blocks::{MAX_BLOCK_EDGES, MAX_BLOCK_STATES};
 use green::Fusion;
 pub use green::MAX_GREEN_MOVE_STEPS;
 
@@ -461,14 +462,7 @@ fn evaluate_part(
     let colour: Vec<Edge> = edges.iter().map(|&e| g.colour[e]).collect();
     if !force_search {
         let mut search = BlockSearch::new(ends, colour, &g.name);
-        let largest = search.largest_block();
-        if largest > MAX_BLOCK_EDGES {
-            return Err(HackenbushError::GraphTooLarge {
-                name: shown(&g.name),
-                edges: largest,
-                max: MAX_BLOCK_EDGES,
-            });
-        }
+        search.check_size()?;
         let all: Vec<u32> = (0..grounded as u32).collect();
         let value = search.value(ev, 0, &all, &[])?;
         return Ok(Part {

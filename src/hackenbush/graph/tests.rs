@@ -284,6 +284,32 @@ fn mixed_block_too_large_is_refused() {
         matches!(e, HackenbushError::GraphTooLarge { edges, .. } if edges == n),
         "{e}"
     );
+    // A cycle of 16 edges through the ground with a pendant edge on each other vertex: a
+    // small block, but 2^15 positions of its pendants.
+    let mut text = String::new();
+    for i in 0..16 {
+        let c = if i % 2 == 0 { "B" } else { "R" };
+        let here = if i == 0 {
+            "g".to_string()
+        } else {
+            format!("v{i}")
+        };
+        let next = if i == 15 {
+            "g".to_string()
+        } else {
+            format!("v{}", i + 1)
+        };
+        text.push_str(&format!("{here} {next} {c}\n"));
+        if i > 0 {
+            text.push_str(&format!("v{i} p{i} {c}\n"));
+        }
+    }
+    let g = parse_graph("pendants", &text).unwrap();
+    let e = evaluate(&mut evaluator(), &g).err().unwrap();
+    assert!(
+        matches!(e, HackenbushError::GraphBlockStates { edges: 16, states, .. } if states == 1 << 15),
+        "{e}"
+    );
     // A path of blue and red edges standing on the ground at every fourth vertex: one part
     // of 21 edges (the edge-mask search's limit was 20), but blocks of 6 edges.
     let mut text = String::new();
