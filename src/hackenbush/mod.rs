@@ -26,7 +26,7 @@ pub use forms::{
 };
 pub use graph::{
     parse_graph, Graph, MAX_BLOCK_EDGES, MAX_BLOCK_STATES, MAX_GRAPH_EDGES, MAX_GREEN_MOVE_STEPS,
-    MAX_SEARCH_EDGES, MAX_SEARCH_POSITIONS,
+    MAX_SEARCH_EDGES, MAX_SEARCH_NODES, MAX_SEARCH_POSITIONS,
 };
 pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
 
@@ -141,6 +141,14 @@ pub enum HackenbushError {
         states: u64,
         /// The limit.
         max: u64,
+    },
+    /// The search of a mixed graph's blocks built too many games.
+    #[error("'{name}': the search of this mixed graph's blocks built more than {max} new games (about 10 s of work) without finishing; the graph is too large for canonical forms by search")]
+    GraphSearchNodes {
+        /// The graph's name.
+        name: String,
+        /// The limit.
+        max: usize,
     },
     /// The search of a mixed graph met too many positions.
     #[error("'{name}': the search of this mixed graph met more than {max} positions; the graph is too large for canonical forms by search")]

@@ -18,8 +18,9 @@
 //! key. A move cuts an edge of the block (the rest is split into blocks again) or moves in
 //! one attachment to one of its canonical options. Equal attachments are thus shared, and
 //! trees hanging from cycles, or cycles hanging from cycles, cost their sizes, not a product.
-//! The search is refused for a block of more than [`MAX_BLOCK_EDGES`] edges or beyond
-//! [`super::MAX_SEARCH_POSITIONS`] positions.
+//! The search is refused up front for a block of more than [`MAX_BLOCK_EDGES`] edges or
+//! carrying more than about [`MAX_BLOCK_STATES`] positions, and stopped beyond
+//! [`super::MAX_SEARCH_POSITIONS`] positions or [`MAX_SEARCH_NODES`] new game nodes.
 
 use std::collections::HashMap;
 
@@ -39,6 +40,13 @@ pub const MAX_BLOCK_EDGES: usize = 24;
 /// edges (2^13) 4 s, 16 edges (2^15) 25 s; 20 edges exhausted the arena after 110 s.
 pub const MAX_BLOCK_STATES: u64 = 1 << 14;
 
+/// The most game nodes and memo entries a block search may add to the arena (about 100 bytes
+/// each). Measured: a chain of triangles hanging from the ground, each with a pendant edge
+/// (random colours), grows the arena by about 4·10^5 a second on the 2-core test machine;
+/// 20 triangles take 8 s, 40 did not finish in 120 s (850 MB), so the search stops after
+/// about 10 s instead.
+pub const MAX_SEARCH_NODES: usize = 4_000_000;
+
 /// A block position: its root, its edges (ascending), and the non-zero attachments of its
 /// other vertices (by vertex).
 type Key = (u32, Box<[u32]>, Box<[(u32, GameId)]>);
@@ -49,6 +57,8 @@ pub(super) struct BlockSearch {
     colour: Vec<Edge>,
     name: String,
     memo: HashMap<Key, GameId>,
+    /// The arena's size when the search began.
+    start: usize,
 }
 
 /// One block of a position: the vertex it hangs from, and its edges.
@@ -58,12 +68,18 @@ struct Block {
 }
 
 impl BlockSearch {
-    pub(super) fn new(ends: Vec<(u32, u32)>, colour: Vec<Edge>, name: &str) -> Self {
+    pub(super) fn new(
+        ev: &Evaluator,
+        ends: Vec<(u32, u32)>,
+        colour: Vec<Edge>,
+        name: &str,
+    ) -> Self {
         BlockSearch {
             ends,
             colour,
             name: name.to_string(),
             memo: HashMap::new(),
+            start: ev.arena.size(),
         }
     }
 
@@ -181,6 +197,13 @@ impl BlockSearch {
     fn block_value(&mut self, ev: &mut Evaluator, key: Key) -> Result<GameId, HackenbushError> {
         if let Some(&g) = self.memo.get(&key) {
             return Ok(g);
+        }
+        let grown = ev.arena.size().saturating_sub(self.start);
+        if grown > MAX_SEARCH_NODES {
+            return Err(HackenbushError::GraphSearchNodes {
+                name: shown(&self.name),
+                max: MAX_SEARCH_NODES,
+            });
         }
         if self.memo.len() >= MAX_SEARCH_POSITIONS {
             return Err(HackenbushError::GraphPositions {

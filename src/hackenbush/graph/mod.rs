@@ -46,7 +46,7 @@ use super::forms::{Evaluator, Tree};
 use super::{shown, Edge, HackenbushError};
 use crate::partizan::{Arena, Dyadic, GameId, Kind};
 use blocks::BlockSearch;
-pub use blocks::{MAX_BLOCK_EDGES, MAX_BLOCK_STATES};
+pub use blocks::{MAX_BLOCK_EDGES, MAX_BLOCK_STATES, MAX_SEARCH_NODES};
 use green::Fusion;
 pub use green::MAX_GREEN_MOVE_STEPS;
 
@@ -461,7 +461,7 @@ fn evaluate_part(
         .collect();
     let colour: Vec<Edge> = edges.iter().map(|&e| g.colour[e]).collect();
     if !force_search {
-        let mut search = BlockSearch::new(ends, colour, &g.name);
+        let mut search = BlockSearch::new(ev, ends, colour, &g.name);
         search.check_size()?;
         let all: Vec<u32> = (0..grounded as u32).collect();
         let value = search.value(ev, 0, &all, &[])?;
