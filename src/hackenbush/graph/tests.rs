@@ -262,7 +262,7 @@ fn mixed_block_too_large_is_refused() {
     // A cycle of blue and red edges through the ground, one edge over the limit: one block.
     let n = MAX_BLOCK_EDGES + 1;
     let name = |i: usize| {
-        if i % n == 0 {
+        if i.is_multiple_of(n) {
             "g".to_string()
         } else {
             format!("v{i}")
