@@ -660,7 +660,9 @@ fn hackenbush_graph_mixed() {
 }
 
 /// A green graph of a million edges: a stalk of 1000 edges carrying a circuit of 999,001
-/// edges (odd: fused, one twig), *1001, in seconds; its moves are not listed.
+/// edges (odd: fused, one twig), *1001, in seconds, with its winning moves: only cutting the
+/// ground edge leaves 0 (cutting stalk edge j leaves *(j - 1); cutting the circuit leaves two
+/// strings on the stalk, *(1000 + a ⊕ b) with a + b = 999,000).
 #[test]
 fn hackenbush_graph_large_green() {
     let dir = tempfile::tempdir().unwrap();
@@ -678,10 +680,13 @@ fn hackenbush_graph_large_green() {
     let v = json(&["hackenbush", "--graph", &f, "--json"]);
     assert_eq!(v["components"][0]["edges"], 1_000_001);
     assert_eq!(v["value"], "*1001");
-    assert_eq!(
-        v["winning_moves"]["left"]["not_searched"],
-        serde_json::json!([1])
-    );
+    for side in ["left", "right"] {
+        let m = &v["winning_moves"][side];
+        assert_eq!(m["count"], 1, "{m}");
+        assert_eq!(m["listed"][0]["edge"], 1, "{m}");
+        assert_eq!(m["not_searched"], serde_json::json!([]));
+        assert_eq!(m["partly_searched"], serde_json::json!([]));
+    }
 }
 
 #[test]
@@ -695,10 +700,10 @@ fn hackenbush_graph_errors() {
     let (code, err) = fails(&["hackenbush", "--graph", &f]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("line 1: expected 'u v COLOUR'"), "{err}");
-    // A mixed graph with a cycle beyond the search's limit: a path of 29 blue and red edges
-    // standing on the ground at both ends.
-    let mut big = String::from("g v0 G\ng v29 G\n");
-    for i in 0..29 {
+    // A mixed graph with a block beyond the search's limit: a path of 59 blue and red edges
+    // standing on the ground at both ends, one cycle of 61 edges.
+    let mut big = String::from("g v0 G\ng v59 G\n");
+    for i in 0..59 {
         writeln!(
             big,
             "v{i} v{} {}",
@@ -710,7 +715,10 @@ fn hackenbush_graph_errors() {
     let f = write(dir.path(), "big.txt", &big);
     let (code, err) = fails(&["hackenbush", "--graph", &f]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("limited to 20 edges"), "{err}");
+    assert!(
+        err.contains("edges a block; it has a block of 61 edges"),
+        "{err}"
+    );
     let (code, err) = fails(&["hackenbush", "--graph", "/nonexistent/x"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");

@@ -57,6 +57,27 @@ def test_hackenbush_graph_is_cli_json(tmp_path, run_json):
     assert nimseq.hackenbush(graph="g a G\na b G\nb g G")["value"] == "*"
 
 
+def test_hackenbush_large_graphs_list_moves(tmp_path, run_json):
+    # A green circuit of 20,001 edges on a stalk of two edges: *3 (the odd circuit fuses to
+    # one twig), and the winning moves are listed (over 5,000 edges they once were not).
+    lines = ["g s1 G", "s1 s2 G", "s2 c1 G"]
+    lines += [f"c{i} c{i + 1} G" for i in range(1, 20_000)] + ["c20000 s2 G"]
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "circuit"
+    path.write_text(text)
+    expected = run_json("hackenbush", "--graph", str(path), "--json")
+    got = nimseq.hackenbush(graph=text)
+    expected["components"][0]["component"] = "graph"
+    assert got == expected
+    assert got["value"] == "*3"
+    left = got["winning_moves"]["left"]
+    assert left["count"] >= 1 and left["partly_searched"] == []
+    # A mixed block beyond the search's limit is refused, naming its size.
+    ring = "".join(f"v{i} v{i + 1} {'BR'[i % 2]}\n" for i in range(1, 60)) + "g v1 G\ng v60 G\n"
+    with pytest.raises(ValueError, match="a block of 61 edges"):
+        nimseq.hackenbush(graph=ring)
+
+
 def test_hackenbush_graph_errors():
     with pytest.raises(ValueError, match="line 2: unknown colour"):
         nimseq.hackenbush(graph="g a G\na b Q")

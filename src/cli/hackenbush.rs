@@ -27,8 +27,9 @@ pub struct HackenbushArgs {
     /// repeated): one edge a line 'u v COLOUR', u and v vertex names, COLOUR B, R, G or blue,
     /// red, green; the vertex g (or 0) is the ground; loops and cycles allowed; '#' comments.
     /// Edges are numbered from 1 as listed. All-green graphs reduce by the fusion principle (any
-    /// size); trees of any colour by ordinal sums; other mixed graphs are split where they meet
-    /// the ground and each part with a cycle is searched, up to 20 edges a part.
+    /// size, winning moves included); trees of any colour by ordinal sums; other mixed graphs
+    /// are split where they meet the ground and each part with a cycle is searched block by
+    /// block (2-connected pieces, up to 24 edges a block).
     #[arg(long, value_name = "FILE")]
     graph: Vec<PathBuf>,
     /// Print the result as one JSON object (values in CGSuite's notation, canonical forms as

@@ -188,9 +188,12 @@ pub struct Moves {
     pub count: usize,
     /// The first [`MAX_LISTED_MOVES`] of them.
     pub listed: Vec<Move>,
-    /// Components whose moves were not searched (too large and not all green, or green graphs
-    /// over [`super::MAX_GREEN_MOVES_EDGES`] edges), from 1.
+    /// Components whose moves were not searched (too large and not all green), from 1.
     pub not_searched: Vec<usize>,
+    /// Green graphs whose moves were searched only in part, beyond the budget of
+    /// [`super::MAX_GREEN_MOVE_STEPS`] steps (their moves found are counted and listed; there
+    /// may be more), from 1.
+    pub partly_searched: Vec<usize>,
 }
 
 /// The analysis of a sum of Hackenbush components.
@@ -223,7 +226,7 @@ fn single(arena: &mut Arena, e: Edge) -> GameId {
 
 impl Evaluator {
     /// Ordinal sum with the shortcut `*:*a = *(a+1)`.
-    fn edge_over(&mut self, e: Edge, above: GameId) -> Result<GameId, HackenbushError> {
+    pub(super) fn edge_over(&mut self, e: Edge, above: GameId) -> Result<GameId, HackenbushError> {
         let base = single(&mut self.arena, e);
         if e == Edge::Green {
             match self.arena.kind(above) {
@@ -502,20 +505,21 @@ fn winning_moves(
         };
         if k >= trees.len() {
             let i = k - trees.len();
-            let Some(cuts) = super::graph::cut_values(ev, &mut evaluated[i], mine)? else {
+            let Some(cuts) = super::graph::winning_cuts(ev, &mut evaluated[i], need, left)? else {
                 moves.not_searched.push(k + 1);
                 continue;
             };
-            for (j, c) in cuts {
-                if wins(ev, c) {
-                    moves.count += 1;
-                    if moves.listed.len() < MAX_LISTED_MOVES {
-                        moves.listed.push(Move {
-                            component: k + 1,
-                            edge: j,
-                            colour: letter(graphs[i].colour(j)),
-                        });
-                    }
+            if !cuts.complete {
+                moves.partly_searched.push(k + 1);
+            }
+            moves.count += cuts.edges.len();
+            for j in cuts.edges {
+                if moves.listed.len() < MAX_LISTED_MOVES {
+                    moves.listed.push(Move {
+                        component: k + 1,
+                        edge: j,
+                        colour: letter(graphs[i].colour(j)),
+                    });
                 }
             }
             continue;

@@ -25,8 +25,8 @@ pub use forms::{
     ValueReport, MAX_EDGES, MAX_LISTED_MOVES, MAX_PATH_MOVES_EDGES,
 };
 pub use graph::{
-    parse_graph, Graph, MAX_GRAPH_EDGES, MAX_GREEN_MOVES_EDGES, MAX_SEARCH_EDGES,
-    MAX_SEARCH_POSITIONS,
+    parse_graph, Graph, MAX_BLOCK_EDGES, MAX_BLOCK_STATES, MAX_GRAPH_EDGES, MAX_GREEN_MOVE_STEPS,
+    MAX_SEARCH_EDGES, MAX_SEARCH_NODES, MAX_SEARCH_POSITIONS,
 };
 pub use stalk::{StringForms, MAX_OPTION_ENTRIES};
 
@@ -121,12 +121,32 @@ pub enum HackenbushError {
         message: String,
     },
     /// A mixed graph with a cycle too large to search.
-    #[error("'{name}': a graph mixing colours with a cycle is evaluated by searching its positions, which is limited to {max} edges joined to the ground; it has {edges} (all-green graphs and trees of any colour have no such limit)")]
+    #[error("'{name}': a graph mixing colours with a cycle is evaluated by searching the positions of its blocks (2-connected pieces), which is limited to {max} edges a block; it has a block of {edges} edges (all-green graphs and trees of any colour have no such limit)")]
     GraphTooLarge {
         /// The graph's name.
         name: String,
-        /// Its edges joined to the ground.
+        /// The edges of its largest block.
         edges: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A block of a mixed graph carrying too many positions on its vertices.
+    #[error("'{name}': a block (2-connected piece) of {edges} edges carries about {states} positions of the edges hanging on its vertices, beyond the search's limit of {max}; the graph is too large for canonical forms by search")]
+    GraphBlockStates {
+        /// The graph's name.
+        name: String,
+        /// The block's edges.
+        edges: usize,
+        /// The estimate: the product over its vertices of (edges hanging there + 1).
+        states: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// The search of a mixed graph's blocks built too many games.
+    #[error("'{name}': the search of this mixed graph's blocks built more than {max} new games (about 10 s of work) without finishing; the graph is too large for canonical forms by search")]
+    GraphSearchNodes {
+        /// The graph's name.
+        name: String,
         /// The limit.
         max: usize,
     },

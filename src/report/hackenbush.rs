@@ -190,10 +190,18 @@ fn moves_line(m: &Moves) -> String {
     if !m.not_searched.is_empty() {
         let list: Vec<String> = m.not_searched.iter().map(|k| k.to_string()).collect();
         s.push_str(&format!(
-            "; components {} not searched (over {} edges and not all green, or a green graph of over {} edges)",
+            "; components {} not searched (over {} edges and not all green)",
             list.join(", "),
             crate::hackenbush::MAX_PATH_MOVES_EDGES,
-            crate::hackenbush::MAX_GREEN_MOVES_EDGES
+        ));
+    }
+    if !m.partly_searched.is_empty() {
+        let list: Vec<String> = m.partly_searched.iter().map(|k| k.to_string()).collect();
+        s.push_str(&format!(
+            "; the list is cut: components {} were searched only in part (beyond {:.0e} steps), so there may be more than {}",
+            list.join(", "),
+            crate::hackenbush::MAX_GREEN_MOVE_STEPS as f64,
+            m.count
         ));
     }
     s
@@ -302,7 +310,8 @@ pub struct AnalysisJson<'a> {
 /// CGSuite's notation or null when too long, `form` nested `{"value","left","right"}` or null
 /// when too large, stops, `mean`, `temperature`), the same keys for the sum, `outcome`
 /// (`L`, `R`, `P`, `N`) and `winning_moves` for `left` and `right` (`count`, `listed` moves
-/// `{component, edge, colour}`, `not_searched` components).
+/// `{component, edge, colour}`, `not_searched` components, `partly_searched` components whose
+/// moves were searched only in part, so that `count` is a lower bound).
 pub fn analysis_json(a: &Analysis) -> AnalysisJson<'_> {
     AnalysisJson {
         components: a
