@@ -22,7 +22,10 @@ use serde::Serialize;
 
 use super::graph::{Evaluated, Graph};
 use super::{letter, shown, Edge, HackenbushError, StringForms, MAX_OPTION_ENTRIES};
-use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
+use crate::partizan::{
+    notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome, SumSearch,
+    DEFAULT_SEARCH_POSITIONS,
+};
 
 /// The largest number of edges in one component.
 pub const MAX_EDGES: usize = 20_000_000;
@@ -198,8 +201,13 @@ pub struct Moves {
 pub struct Analysis {
     /// Each component as given, its number of edges and its value.
     pub components: Vec<(String, usize, ValueReport)>,
-    /// The value of the sum.
-    pub sum: ValueReport,
+    /// The value of the sum, or `None` if its canonical form was too costly to build.
+    pub sum: Option<ValueReport>,
+    /// Why the sum's canonical form was not built (`None` if it was).
+    pub sum_not_built: Option<String>,
+    /// The sum's mean value (additive, so known even when the sum is not built), or `None`
+    /// if not exactly representable.
+    pub sum_mean: Option<String>,
     /// Who wins.
     pub outcome: &'static str,
     /// Left's winning moves when Left moves first.
@@ -333,13 +341,34 @@ pub fn analyze_with_graphs<S: AsRef<str>>(
         .iter()
         .map(|t| parse_tree(t))
         .collect::<Result<Vec<_>, _>>()?;
-    crate::partizan::with_big_stack(1024, move || analyze_trees(texts, trees, graphs))
+    crate::partizan::with_big_stack(1024, move || {
+        analyze_trees(texts, trees, graphs, Limits::default())
+    })
+}
+
+/// Limits of one analysis; tests lower them to send small sums down the search.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Limits {
+    /// Sums whose estimated cost ([`check_sum_size`]) is above this are not built.
+    pub(super) max_sum_cost: f64,
+    /// The budget of the [`SumSearch`] that decides outcomes and moves.
+    pub(super) search_positions: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_sum_cost: MAX_SUM_COST,
+            search_positions: DEFAULT_SEARCH_POSITIONS,
+        }
+    }
 }
 
 fn analyze_trees(
     texts: Vec<String>,
     trees: Vec<Tree>,
     graphs: Vec<Graph>,
+    limits: Limits,
 ) -> Result<Analysis, HackenbushError> {
     let mut ev = Evaluator {
         arena: Arena::new(),
@@ -366,30 +395,34 @@ fn analyze_trees(
         values.push(done.value);
         evaluated.push(done);
     }
-    check_sum_size(&mut ev.arena, &values)?;
-    let total = ev.arena.add_all(&values)?;
-    let outcome = ev.arena.outcome(total);
+    // The sum's canonical form when affordable; otherwise why not.
+    let total = match check_sum_size(&mut ev.arena, &values, limits.max_sum_cost) {
+        Ok(()) => Ok(ev.arena.add_all(&values)?),
+        Err(e) => Err(e.to_string()),
+    };
+    let mut search = SumSearch::with_limit(limits.search_positions);
+    let outcome = match total {
+        Ok(t) => ev.arena.outcome(t),
+        Err(_) => search.outcome(&mut ev.arena, &values)?,
+    };
     let mut left_moves = Moves::default();
     let mut right_moves = Moves::default();
-    if matches!(outcome, Outcome::Left | Outcome::N) {
-        left_moves = winning_moves(
-            &mut ev,
-            &trees,
-            &tables,
-            (&graphs, &mut evaluated),
-            &values,
-            true,
-        )?;
-    }
-    if matches!(outcome, Outcome::Right | Outcome::N) {
-        right_moves = winning_moves(
-            &mut ev,
-            &trees,
-            &tables,
-            (&graphs, &mut evaluated),
-            &values,
-            false,
-        )?;
+    let built = total.is_ok();
+    for (left, moves) in [(true, &mut left_moves), (false, &mut right_moves)] {
+        let wins_first = if left {
+            matches!(outcome, Outcome::Left | Outcome::N)
+        } else {
+            matches!(outcome, Outcome::Right | Outcome::N)
+        };
+        if wins_first {
+            let mut ctx = MoveContext {
+                ev: &mut ev,
+                search: &mut search,
+                built,
+                left,
+            };
+            *moves = ctx.winning_moves(&trees, &tables, (&graphs, &mut evaluated), &values)?;
+        }
     }
     let mut components = Vec::with_capacity(trees.len());
     for ((text, tree), &g) in texts.into_iter().zip(&trees).zip(&values) {
@@ -399,10 +432,29 @@ fn analyze_trees(
         let report = ev.report(done.value)?;
         components.push((g.name().to_string(), done.grounded, report));
     }
-    let sum = ev.report(total)?;
+    let (sum, sum_not_built, sum_mean) = match total {
+        Ok(t) => {
+            let r = ev.report(t)?;
+            let mean = r.mean.clone();
+            (Some(r), None, mean)
+        }
+        Err(reason) => {
+            // The mean is additive (Siegel, ch. II.5), so the sum's is known without its form.
+            let mut mean = Some(Dyadic::ZERO);
+            for &g in &values {
+                mean = match (mean, thermograph::mean_and_temperature(&mut ev.arena, g)) {
+                    (Some(m), Ok((x, _))) => m.checked_add(x),
+                    _ => None,
+                };
+            }
+            (None, Some(reason), mean.map(|m| m.to_string()))
+        }
+    };
     Ok(Analysis {
         components,
         sum,
+        sum_not_built,
+        sum_mean,
         outcome: outcome.letter(),
         left_moves,
         right_moves,
@@ -412,7 +464,8 @@ fn analyze_trees(
 /// The largest estimated cost of a sum's canonical form (see [`check_sum_size`]). Measured on
 /// random mixed strings (CPU time; estimate): two of 100 edges 4 s; two of 150 edges 16 s
 /// (1.5·10^8); 1000 edges plus a blue edge 7 s (1.1·10^8); two of 200 edges exhaust the
-/// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds.
+/// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds; above it the sum
+/// is not built, and its outcome and winning moves come from [`SumSearch`].
 pub const MAX_SUM_COST: f64 = 1e8;
 
 /// The distinct subgames of `g` that are neither numbers nor nimbers, and their options in all,
@@ -441,11 +494,11 @@ fn form_size(arena: &mut Arena, g: GameId, cap: usize) -> (f64, f64) {
     (seen.len() as f64, entries as f64)
 }
 
-/// Refuses a sum whose canonical form would cost too much. The sum of `G` and `H` is built
-/// from up to `|G|·|H|` sums of subgames, each canonicalised by comparing its options pairwise,
-/// so the estimate is `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|`
-/// subgames with `g` options each on average).
-fn check_sum_size(arena: &mut Arena, values: &[GameId]) -> Result<(), HackenbushError> {
+/// Is the sum's canonical form affordable? The sum of `G` and `H` is built from up to `|G|·|H|`
+/// sums of subgames, each canonicalised by comparing its options pairwise, so the estimate is
+/// `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|` subgames with `g`
+/// options each on average). The error names the two components.
+fn check_sum_size(arena: &mut Arena, values: &[GameId], max: f64) -> Result<(), HackenbushError> {
     if values.len() < 2 {
         return Ok(());
     }
@@ -460,120 +513,149 @@ fn check_sum_size(arena: &mut Arena, values: &[GameId]) -> Result<(), Hackenbush
     sizes.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
     let (a, b) = (sizes[0], sizes[1]);
     let cost = a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1);
-    if cost > MAX_SUM_COST {
+    if cost > max {
         return Err(HackenbushError::SumTooLarge {
             components: (a.2.min(b.2) + 1, a.2.max(b.2) + 1),
             subgames: (a.0 as u64, b.0 as u64),
             cost,
-            max: MAX_SUM_COST,
+            max,
         });
     }
     Ok(())
 }
 
-fn winning_moves(
-    ev: &mut Evaluator,
-    trees: &[Tree],
-    tables: &[Vec<GameId>],
-    graphs: (&[Graph], &mut [Evaluated]),
-    values: &[GameId],
+/// What the search for one player's winning moves shares.
+struct MoveContext<'a> {
+    ev: &'a mut Evaluator,
+    search: &'a mut SumSearch,
+    /// Was the sum's canonical form affordable (then the rest of the sum is built to find the
+    /// target of a large green tree)?
+    built: bool,
+    /// Left's moves (else Right's).
     left: bool,
-) -> Result<Moves, HackenbushError> {
-    let mut moves = Moves::default();
-    let mine = if left { Edge::Blue } else { Edge::Red };
-    // Sums of the components before k and after k (no subtraction of large games).
-    let mut after = vec![Arena::ZERO; values.len() + 1];
-    for k in (0..values.len()).rev() {
-        after[k] = ev.arena.add(values[k], after[k + 1])?;
-    }
-    let mut before = Arena::ZERO;
-    let (graphs, evaluated) = graphs;
-    for k in 0..values.len() {
-        // The rest of the sum, negated: a move to C' wins for Left iff C' ≥ -rest.
-        let rest = ev.arena.add(before, after[k + 1])?;
-        before = ev.arena.add(before, values[k])?;
-        let need = ev.arena.neg(rest)?;
-        let wins = |ev: &mut Evaluator, c: GameId| {
-            if left {
-                ev.arena.ge(c, need)
-            } else {
-                ev.arena.le(c, need)
-            }
+}
+
+impl MoveContext<'_> {
+    /// Does the move to `c` in a component win, beside `rest`? For Left: `c + rest ≥ 0`.
+    fn wins(&mut self, c: GameId, rest: &mut Vec<GameId>) -> Result<bool, HackenbushError> {
+        rest.push(c);
+        let w = if self.left {
+            self.search.ge_zero(&mut self.ev.arena, rest)
+        } else {
+            self.search.le_zero(&mut self.ev.arena, rest)
         };
-        if k >= trees.len() {
-            let i = k - trees.len();
-            let Some(cuts) = super::graph::cut_values(ev, &mut evaluated[i], mine)? else {
-                moves.not_searched.push(k + 1);
-                continue;
-            };
-            for (j, c) in cuts {
-                if wins(ev, c) {
-                    moves.count += 1;
-                    if moves.listed.len() < MAX_LISTED_MOVES {
-                        moves.listed.push(Move {
-                            component: k + 1,
-                            edge: j,
-                            colour: letter(graphs[i].colour(j)),
-                        });
+        rest.pop();
+        Ok(w?)
+    }
+
+    /// The nimber `*t` a green component must move to, if the rest of the sum is a nimber
+    /// `*t` (then a cut to `*u` wins exactly when `u = t`).
+    fn green_target(&mut self, rest: &[GameId]) -> Result<Option<u64>, HackenbushError> {
+        let mut t = 0;
+        let mut all_nim = true;
+        for &g in rest {
+            match self.ev.arena.kind(g) {
+                Kind::Nimber(n) => t ^= n,
+                Kind::Number(x) if x == Dyadic::ZERO => {}
+                _ => all_nim = false,
+            }
+        }
+        if all_nim {
+            return Ok(Some(t));
+        }
+        if !self.built {
+            return Ok(None);
+        }
+        let r = self.ev.arena.add_all(rest)?;
+        Ok(match self.ev.arena.kind(r) {
+            Kind::Nimber(n) => Some(n),
+            Kind::Number(x) if x == Dyadic::ZERO => Some(0),
+            _ => None,
+        })
+    }
+
+    fn winning_moves(
+        &mut self,
+        trees: &[Tree],
+        tables: &[Vec<GameId>],
+        graphs: (&[Graph], &mut [Evaluated]),
+        values: &[GameId],
+    ) -> Result<Moves, HackenbushError> {
+        let mut moves = Moves::default();
+        let mine = if self.left { Edge::Blue } else { Edge::Red };
+        let (graphs, evaluated) = graphs;
+        for k in 0..values.len() {
+            let mut rest: Vec<GameId> = values[..k].iter().chain(&values[k + 1..]).copied().collect();
+            let mut found: Vec<(usize, char)> = Vec::new();
+            if k >= trees.len() {
+                let i = k - trees.len();
+                let Some(cuts) = super::graph::cut_values(self.ev, &mut evaluated[i], mine)?
+                else {
+                    moves.not_searched.push(k + 1);
+                    continue;
+                };
+                for (j, c) in cuts {
+                    if self.wins(c, &mut rest)? {
+                        found.push((j, letter(graphs[i].colour(j))));
                     }
                 }
-            }
-            continue;
-        }
-        let tree = &trees[k];
-        let mut found: Vec<usize> = Vec::new();
-        if tree.is_string() {
-            let by_prefixes = tree.by_prefixes();
-            for j in 1..=tree.edges() {
-                let e = tree.colour(j);
-                if e != mine && e != Edge::Green {
-                    continue;
-                }
-                let below = if by_prefixes {
-                    tables[k][j - 1]
+            } else {
+                let tree = &trees[k];
+                let target = if tree.all_green() && !tree.is_string() {
+                    self.green_target(&rest)?
                 } else {
-                    ev.arena.nimber(j as u64 - 1)
+                    None
                 };
-                if wins(ev, below) {
-                    found.push(j);
-                }
-            }
-        } else if let (true, Kind::Nimber(_) | Kind::Number(Dyadic::ZERO)) =
-            (tree.all_green(), ev.arena.kind(need))
-        {
-            let t = match ev.arena.kind(need) {
-                Kind::Nimber(t) => t,
-                _ => 0,
-            };
-            found = green_cuts_to(tree, &tables[k], &ev.arena, t);
-        } else if tree.edges() > MAX_PATH_MOVES_EDGES {
-            moves.not_searched.push(k + 1);
-            continue;
-        } else {
-            let mut memo: HashMap<usize, GameId> = HashMap::new();
-            for j in 1..=tree.edges() {
-                let e = tree.colour(j);
-                if e != mine && e != Edge::Green {
+                let mut cuts = Vec::new();
+                if tree.is_string() {
+                    let by_prefixes = tree.by_prefixes();
+                    for j in 1..=tree.edges() {
+                        let e = tree.colour(j);
+                        if e != mine && e != Edge::Green {
+                            continue;
+                        }
+                        let below = if by_prefixes {
+                            tables[k][j - 1]
+                        } else {
+                            self.ev.arena.nimber(j as u64 - 1)
+                        };
+                        if self.wins(below, &mut rest)? {
+                            cuts.push(j);
+                        }
+                    }
+                } else if let Some(t) = target {
+                    cuts = green_cuts_to(tree, &tables[k], &self.ev.arena, t);
+                } else if tree.edges() > MAX_PATH_MOVES_EDGES {
+                    moves.not_searched.push(k + 1);
                     continue;
+                } else {
+                    let mut memo: HashMap<usize, GameId> = HashMap::new();
+                    for j in 1..=tree.edges() {
+                        let e = tree.colour(j);
+                        if e != mine && e != Edge::Green {
+                            continue;
+                        }
+                        let c = cut_value(self.ev, tree, &tables[k], j, &mut memo)?;
+                        if self.wins(c, &mut rest)? {
+                            cuts.push(j);
+                        }
+                    }
                 }
-                let c = cut_value(ev, tree, &tables[k], j, &mut memo)?;
-                if wins(ev, c) {
-                    found.push(j);
+                found.extend(cuts.into_iter().map(|j| (j, letter(tree.colour(j)))));
+            }
+            moves.count += found.len();
+            for (j, colour) in found {
+                if moves.listed.len() < MAX_LISTED_MOVES {
+                    moves.listed.push(Move {
+                        component: k + 1,
+                        edge: j,
+                        colour,
+                    });
                 }
             }
         }
-        moves.count += found.len();
-        for j in found {
-            if moves.listed.len() < MAX_LISTED_MOVES {
-                moves.listed.push(Move {
-                    component: k + 1,
-                    edge: j,
-                    colour: letter(tree.colour(j)),
-                });
-            }
-        }
+        Ok(moves)
     }
-    Ok(moves)
 }
 
 /// The value of a tree after cutting edge `j`, recomputed along the path to the ground.
@@ -858,6 +940,14 @@ mod tests {
             let trees: Vec<Tree> = texts.iter().map(|t| parse_tree(t).unwrap()).collect();
             prop_assume!(trees.iter().map(|t| t.edges()).sum::<usize>() <= 14);
             let a = analyze(&texts).unwrap();
+            // The same sum with its form left unbuilt: outcome and moves from the sum search.
+            let unbuilt = Limits { max_sum_cost: 0.0, ..Limits::default() };
+            let b = analyze_trees(texts.clone(), trees.clone(), Vec::new(), unbuilt).unwrap();
+            prop_assert_eq!(b.outcome, a.outcome);
+            prop_assert_eq!(&b.left_moves, &a.left_moves);
+            prop_assert_eq!(&b.right_moves, &a.right_moves);
+            prop_assert_eq!(b.sum.is_none(), texts.len() > 1);
+            prop_assert_eq!(&b.sum_mean, &a.sum.as_ref().unwrap().mean);
             let full: Vec<u64> = trees.iter().map(|t| (1u64 << (t.edges() + 1)) - 2).collect();
             let mut memo = HashMap::new();
             let lw = wins(&trees, &full, true, &mut memo);

@@ -98,8 +98,9 @@ pub enum HackenbushError {
         /// The budget of option entries.
         entries: usize,
     },
-    /// The sum of two components with large canonical forms.
-    #[error("components {} and {} have canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (analyse them one at a time, or shorten them)", components.0, components.1, subgames.0, subgames.1)]
+    /// The sum of two components with large canonical forms (why a sum's form is not built;
+    /// its outcome and moves are decided without it).
+    #[error("components {} and {} have canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e}", components.0, components.1, subgames.0, subgames.1)]
     SumTooLarge {
         /// The two components, from 1.
         components: (usize, usize),

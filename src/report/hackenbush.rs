@@ -214,19 +214,33 @@ pub fn write_analysis_text<W: Write>(out: W, a: &Analysis) -> io::Result<()> {
     for (l, (_, _, v)) in labels.iter().zip(&a.components) {
         writeln!(out, "{l:<width$}  {}", value_line(v))?;
     }
-    if a.components.len() > 1 {
-        writeln!(out, "{:<width$}  {}", "sum", value_line(&a.sum))?;
-    }
-    let v = &a.sum;
-    if v.stops.0 != v.stops.1 {
-        writeln!(
-            out,
-            "{:<width$}  Left {}, Right {}",
-            "stops", v.stops.0, v.stops.1
-        )?;
-    }
-    if let (Some(m), Some(t)) = (&v.mean, &v.temperature) {
-        writeln!(out, "{:<width$}  {m}, temperature {t}", "mean")?;
+    match (&a.sum, &a.sum_not_built) {
+        (Some(v), _) => {
+            if a.components.len() > 1 {
+                writeln!(out, "{:<width$}  {}", "sum", value_line(v))?;
+            }
+            if v.stops.0 != v.stops.1 {
+                writeln!(
+                    out,
+                    "{:<width$}  Left {}, Right {}",
+                    "stops", v.stops.0, v.stops.1
+                )?;
+            }
+            if let (Some(m), Some(t)) = (&v.mean, &v.temperature) {
+                writeln!(out, "{:<width$}  {m}, temperature {t}", "mean")?;
+            }
+        }
+        (None, reason) => {
+            let reason = reason.as_deref().unwrap_or("too large");
+            writeln!(
+                out,
+                "{:<width$}  canonical form not built ({reason}); outcome and winning moves decided without it",
+                "sum"
+            )?;
+            if let Some(m) = &a.sum_mean {
+                writeln!(out, "{:<width$}  {m}", "mean")?;
+            }
+        }
     }
     writeln!(
         out,
@@ -265,8 +279,8 @@ struct ComponentJson<'a> {
 struct ValueJson<'a> {
     value: Option<&'a str>,
     form: Option<&'a crate::partizan::notation::Form>,
-    left_stop: &'a str,
-    right_stop: &'a str,
+    left_stop: Option<&'a str>,
+    right_stop: Option<&'a str>,
     mean: Option<&'a str>,
     temperature: Option<&'a str>,
 }
@@ -275,8 +289,8 @@ fn value_json(v: &ValueReport) -> ValueJson<'_> {
     ValueJson {
         value: v.text.as_deref(),
         form: v.form.as_ref(),
-        left_stop: &v.stops.0,
-        right_stop: &v.stops.1,
+        left_stop: Some(&v.stops.0),
+        right_stop: Some(&v.stops.1),
         mean: v.mean.as_deref(),
         temperature: v.temperature.as_deref(),
     }
@@ -294,13 +308,16 @@ pub struct AnalysisJson<'a> {
     components: Vec<ComponentJson<'a>>,
     #[serde(flatten)]
     sum: ValueJson<'a>,
+    sum_not_built: Option<&'a str>,
     outcome: &'static str,
     winning_moves: WinningJson<'a>,
 }
 
 /// The JSON object of an analysis: `components` (each with `component`, `edges`, `value` in
 /// CGSuite's notation or null when too long, `form` nested `{"value","left","right"}` or null
-/// when too large, stops, `mean`, `temperature`), the same keys for the sum, `outcome`
+/// when too large, stops, `mean`, `temperature`), the same keys for the sum (all null but
+/// `mean` when the sum's form was too costly to build, with the reason in `sum_not_built`,
+/// which is null otherwise), `outcome`
 /// (`L`, `R`, `P`, `N`) and `winning_moves` for `left` and `right` (`count`, `listed` moves
 /// `{component, edge, colour}`, `not_searched` components).
 pub fn analysis_json(a: &Analysis) -> AnalysisJson<'_> {
@@ -314,7 +331,18 @@ pub fn analysis_json(a: &Analysis) -> AnalysisJson<'_> {
                 value: value_json(v),
             })
             .collect(),
-        sum: value_json(&a.sum),
+        sum: match &a.sum {
+            Some(v) => value_json(v),
+            None => ValueJson {
+                value: None,
+                form: None,
+                left_stop: None,
+                right_stop: None,
+                mean: a.sum_mean.as_deref(),
+                temperature: None,
+            },
+        },
+        sum_not_built: a.sum_not_built.as_deref(),
         outcome: a.outcome,
         winning_moves: WinningJson {
             left: &a.left_moves,
