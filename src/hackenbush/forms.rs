@@ -20,6 +20,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::branches::Branches;
 use super::graph::{Evaluated, Graph};
 use super::{letter, shown, Edge, HackenbushError, StringForms, MAX_OPTION_ENTRIES};
 use crate::partizan::{
@@ -77,6 +78,11 @@ impl Tree {
     /// The colour of edge `i` (from 1).
     pub(super) fn colour(&self, i: usize) -> Edge {
         self.colour[i - 1]
+    }
+
+    /// The lower end of edge `i` (from 1): 0 for the ground, else the edge below it.
+    pub(super) fn parent_of(&self, i: usize) -> usize {
+        self.parent[i - 1] as usize
     }
 }
 
@@ -161,16 +167,20 @@ pub fn parse_tree(text: &str) -> Result<Tree, HackenbushError> {
 /// A game's value for people and programs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ValueReport {
-    /// CGSuite's notation, or `None` if longer than [`notation::MAX_TEXT`].
+    /// CGSuite's notation, or `None` if longer than [`notation::MAX_TEXT`] or not built.
     pub text: Option<String>,
-    /// The canonical form as nested `{"value", "left", "right"}`, or `None` if too large.
+    /// The canonical form as nested `{"value", "left", "right"}`, or `None` if too large or
+    /// not built.
     pub form: Option<notation::Form>,
-    /// Left's stop, Right's stop.
-    pub stops: (String, String),
-    /// Mean value, or `None` if it could not be computed exactly.
+    /// Left's stop, Right's stop (`None` if the form was not built).
+    pub stops: Option<(String, String)>,
+    /// Mean value, or `None` if it could not be computed exactly (the mean is additive, so it
+    /// is known for a sum whose form was not built).
     pub mean: Option<String>,
-    /// Temperature, or `None` if it could not be computed exactly.
+    /// Temperature, or `None` if it could not be computed exactly or the form was not built.
     pub temperature: Option<String>,
+    /// Why the canonical form was not built (too costly a sum), or `None` if it was.
+    pub not_built: Option<String>,
 }
 
 /// One winning move: cut edge `edge` of component `component` (both from 1).
@@ -201,13 +211,9 @@ pub struct Moves {
 pub struct Analysis {
     /// Each component as given, its number of edges and its value.
     pub components: Vec<(String, usize, ValueReport)>,
-    /// The value of the sum, or `None` if its canonical form was too costly to build.
-    pub sum: Option<ValueReport>,
-    /// Why the sum's canonical form was not built (`None` if it was).
-    pub sum_not_built: Option<String>,
-    /// The sum's mean value (additive, so known even when the sum is not built), or `None`
-    /// if not exactly representable.
-    pub sum_mean: Option<String>,
+    /// The value of the sum (its form not built when too costly; see
+    /// [`ValueReport::not_built`]).
+    pub sum: ValueReport,
     /// Who wins.
     pub outcome: &'static str,
     /// Left's winning moves when Left moves first.
@@ -231,7 +237,7 @@ fn single(arena: &mut Arena, e: Edge) -> GameId {
 
 impl Evaluator {
     /// Ordinal sum with the shortcut `*:*a = *(a+1)`.
-    fn edge_over(&mut self, e: Edge, above: GameId) -> Result<GameId, HackenbushError> {
+    pub(super) fn edge_over(&mut self, e: Edge, above: GameId) -> Result<GameId, HackenbushError> {
         let base = single(&mut self.arena, e);
         if e == Edge::Green {
             match self.arena.kind(above) {
@@ -318,10 +324,31 @@ impl Evaluator {
         Ok(ValueReport {
             text,
             form,
-            stops: (ls.to_string(), rs.to_string()),
+            stops: Some((ls.to_string(), rs.to_string())),
             mean,
             temperature,
+            not_built: None,
         })
+    }
+
+    /// The report of a sum of `parts` whose form was not built, for `reason`: only the mean,
+    /// which is additive (Siegel, ch. II.5).
+    fn report_unbuilt(&mut self, parts: &[GameId], reason: String) -> ValueReport {
+        let mut mean = Some(Dyadic::ZERO);
+        for &g in parts {
+            mean = match (mean, thermograph::mean_and_temperature(&mut self.arena, g)) {
+                (Some(m), Ok((x, _))) => m.checked_add(x),
+                _ => None,
+            };
+        }
+        ValueReport {
+            text: None,
+            form: None,
+            stops: None,
+            mean: mean.map(|m| m.to_string()),
+            temperature: None,
+            not_built: Some(reason),
+        }
     }
 }
 
@@ -364,6 +391,16 @@ impl Default for Limits {
     }
 }
 
+/// How a component was evaluated, for its moves.
+enum Table {
+    /// A mixed string: the values of its prefixes.
+    Prefixes(Vec<GameId>),
+    /// An all-green tree or string (or a tree evaluated whole): the vertex values.
+    Vertices(Vec<GameId>),
+    /// A mixed tree: chains and ground branches (`branches.rs`).
+    Branches(Branches),
+}
+
 fn analyze_trees(
     texts: Vec<String>,
     trees: Vec<Tree>,
@@ -373,37 +410,76 @@ fn analyze_trees(
     let mut ev = Evaluator {
         arena: Arena::new(),
     };
-    // Each component's value, and for strings the prefixes, for trees the vertex values.
-    let mut values = Vec::with_capacity(trees.len());
+    // Each component's parts (games whose sum is its value), and how it was evaluated.
+    let mut parts: Vec<Vec<GameId>> = Vec::with_capacity(trees.len() + graphs.len());
     let mut tables = Vec::with_capacity(trees.len());
     for (tree, text) in trees.iter().zip(&texts) {
         let table = if tree.by_prefixes() {
-            ev.prefixes(tree, text)?
+            Table::Prefixes(ev.prefixes(tree, text)?)
+        } else if tree.all_green() {
+            Table::Vertices(ev.vertex_values(tree)?)
         } else {
-            ev.vertex_values(tree)?
+            Table::Branches(Branches::compute(&mut ev, tree, text)?)
         };
-        values.push(if tree.by_prefixes() {
-            table[tree.edges()]
-        } else {
-            table[0]
+        parts.push(match &table {
+            Table::Prefixes(p) => vec![p[tree.edges()]],
+            Table::Vertices(v) => vec![v[0]],
+            Table::Branches(b) => b.parts(),
         });
         tables.push(table);
     }
     let mut evaluated = Vec::with_capacity(graphs.len());
     for g in &graphs {
         let done = super::graph::evaluate(&mut ev, g)?;
-        values.push(done.value);
+        parts.push(vec![done.value]);
         evaluated.push(done);
     }
-    // The sum's canonical form when affordable; otherwise why not.
-    let total = match check_sum_size(&mut ev.arena, &values, limits.max_sum_cost) {
-        Ok(()) => Ok(ev.arena.add_all(&values)?),
-        Err(e) => Err(e.to_string()),
+    let all: Vec<GameId> = parts.iter().flatten().copied().collect();
+    // The sum's canonical form when affordable; otherwise why not (and each component's).
+    let owner: Vec<usize> = (0..parts.len())
+        .flat_map(|k| std::iter::repeat_n(k, parts[k].len()))
+        .collect();
+    let total = match check_sum_size(&mut ev.arena, &all, limits.max_sum_cost) {
+        Ok(()) => Ok(ev.arena.add_all(&all)?),
+        Err(HackenbushError::SumTooLarge {
+            components: (a, b),
+            subgames,
+            cost,
+            max,
+        }) => {
+            // Name components, not parts: two parts may be branches of one tree.
+            let (a, b) = (owner[a - 1] + 1, owner[b - 1] + 1);
+            let which = if a == b {
+                format!("component {a} has two branches on the ground")
+            } else {
+                format!("components {a} and {b} have")
+            };
+            Err(format!(
+                "{which} with canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e}",
+                subgames.0, subgames.1
+            ))
+        }
+        Err(e) => return Err(e),
     };
+    let mut values: Vec<Result<GameId, String>> = Vec::with_capacity(parts.len());
+    for (k, p) in parts.iter().enumerate() {
+        values.push(if total.is_ok() || p.len() == 1 {
+            Ok(ev.arena.add_all(p)?)
+        } else {
+            match check_sum_size(&mut ev.arena, p, limits.max_sum_cost) {
+                Ok(()) => Ok(ev.arena.add_all(p)?),
+                Err(HackenbushError::SumTooLarge { cost, max, .. }) => Err(format!(
+                    "component {}: its branches on the ground would cost about {cost:.1e} steps to sum, beyond the limit of {max:.0e}",
+                    k + 1
+                )),
+                Err(e) => return Err(e),
+            }
+        });
+    }
     let mut search = SumSearch::with_limit(limits.search_positions);
     let outcome = match total {
         Ok(t) => ev.arena.outcome(t),
-        Err(_) => search.outcome(&mut ev.arena, &values)?,
+        Err(_) => search.outcome(&mut ev.arena, &all)?,
     };
     let mut left_moves = Moves::default();
     let mut right_moves = Moves::default();
@@ -421,40 +497,33 @@ fn analyze_trees(
                 built,
                 left,
             };
-            *moves = ctx.winning_moves(&trees, &tables, (&graphs, &mut evaluated), &values)?;
+            *moves = ctx.winning_moves(&trees, &tables, (&graphs, &mut evaluated), &parts)?;
         }
     }
-    let mut components = Vec::with_capacity(trees.len());
-    for ((text, tree), &g) in texts.into_iter().zip(&trees).zip(&values) {
-        components.push((text, tree.edges(), ev.report(g)?));
+    let mut components = Vec::with_capacity(parts.len());
+    let names = texts
+        .into_iter()
+        .zip(trees.iter().map(|t| t.edges()))
+        .chain(
+            graphs
+                .iter()
+                .zip(&evaluated)
+                .map(|(g, done)| (g.name().to_string(), done.grounded)),
+        );
+    for ((name, edges), (value, p)) in names.zip(values.into_iter().zip(&parts)) {
+        let report = match value {
+            Ok(g) => ev.report(g)?,
+            Err(reason) => ev.report_unbuilt(p, reason),
+        };
+        components.push((name, edges, report));
     }
-    for (g, done) in graphs.iter().zip(&evaluated) {
-        let report = ev.report(done.value)?;
-        components.push((g.name().to_string(), done.grounded, report));
-    }
-    let (sum, sum_not_built, sum_mean) = match total {
-        Ok(t) => {
-            let r = ev.report(t)?;
-            let mean = r.mean.clone();
-            (Some(r), None, mean)
-        }
-        Err(reason) => {
-            // The mean is additive (Siegel, ch. II.5), so the sum's is known without its form.
-            let mut mean = Some(Dyadic::ZERO);
-            for &g in &values {
-                mean = match (mean, thermograph::mean_and_temperature(&mut ev.arena, g)) {
-                    (Some(m), Ok((x, _))) => m.checked_add(x),
-                    _ => None,
-                };
-            }
-            (None, Some(reason), mean.map(|m| m.to_string()))
-        }
+    let sum = match total {
+        Ok(t) => ev.report(t)?,
+        Err(reason) => ev.report_unbuilt(&all, reason),
     };
     Ok(Analysis {
         components,
         sum,
-        sum_not_built,
-        sum_mean,
         outcome: outcome.letter(),
         left_moves,
         right_moves,
@@ -499,20 +568,9 @@ fn form_size(arena: &mut Arena, g: GameId, cap: usize) -> (f64, f64) {
 /// `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|` subgames with `g`
 /// options each on average). The error names the two components.
 fn check_sum_size(arena: &mut Arena, values: &[GameId], max: f64) -> Result<(), HackenbushError> {
-    if values.len() < 2 {
+    let Some((cost, a, b)) = sum_cost(arena, values) else {
         return Ok(());
-    }
-    let mut sizes: Vec<(f64, f64, usize)> = values
-        .iter()
-        .enumerate()
-        .map(|(k, &g)| {
-            let (nodes, entries) = form_size(arena, g, 1 << 22);
-            (nodes, entries / nodes, k)
-        })
-        .collect();
-    sizes.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
-    let (a, b) = (sizes[0], sizes[1]);
-    let cost = a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1);
+    };
     if cost > max {
         return Err(HackenbushError::SumTooLarge {
             components: (a.2.min(b.2) + 1, a.2.max(b.2) + 1),
@@ -522,6 +580,28 @@ fn check_sum_size(arena: &mut Arena, values: &[GameId], max: f64) -> Result<(), 
         });
     }
     Ok(())
+}
+
+/// Sizes of a game: subgames, options per subgame, index in the list.
+type Size = (f64, f64, usize);
+
+/// The estimated cost of building the canonical form of the sum of `values` (see
+/// [`check_sum_size`]) and the sizes of the two largest, or `None` for fewer than two.
+pub(super) fn sum_cost(arena: &mut Arena, values: &[GameId]) -> Option<(f64, Size, Size)> {
+    if values.len() < 2 {
+        return None;
+    }
+    let mut sizes: Vec<Size> = values
+        .iter()
+        .enumerate()
+        .map(|(k, &g)| {
+            let (nodes, entries) = form_size(arena, g, 1 << 22);
+            (nodes, entries / nodes, k)
+        })
+        .collect();
+    sizes.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
+    let (a, b) = (sizes[0], sizes[1]);
+    Some((a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1), a, b))
 }
 
 /// What the search for one player's winning moves shares.
@@ -536,15 +616,17 @@ struct MoveContext<'a> {
 }
 
 impl MoveContext<'_> {
-    /// Does the move to `c` in a component win, beside `rest`? For Left: `c + rest ≥ 0`.
-    fn wins(&mut self, c: GameId, rest: &mut Vec<GameId>) -> Result<bool, HackenbushError> {
-        rest.push(c);
+    /// Does the move to a component of parts `c` win, beside `rest`? For Left:
+    /// `Σ c + rest ≥ 0`.
+    fn wins(&mut self, c: &[GameId], rest: &mut Vec<GameId>) -> Result<bool, HackenbushError> {
+        let n = rest.len();
+        rest.extend_from_slice(c);
         let w = if self.left {
             self.search.ge_zero(&mut self.ev.arena, rest)
         } else {
             self.search.le_zero(&mut self.ev.arena, rest)
         };
-        rest.pop();
+        rest.truncate(n);
         Ok(w?)
     }
 
@@ -577,67 +659,82 @@ impl MoveContext<'_> {
     fn winning_moves(
         &mut self,
         trees: &[Tree],
-        tables: &[Vec<GameId>],
+        tables: &[Table],
         graphs: (&[Graph], &mut [Evaluated]),
-        values: &[GameId],
+        parts: &[Vec<GameId>],
     ) -> Result<Moves, HackenbushError> {
         let mut moves = Moves::default();
         let mine = if self.left { Edge::Blue } else { Edge::Red };
         let (graphs, evaluated) = graphs;
-        for k in 0..values.len() {
-            let mut rest: Vec<GameId> = values[..k].iter().chain(&values[k + 1..]).copied().collect();
+        for k in 0..parts.len() {
+            let mut rest: Vec<GameId> = parts[..k]
+                .iter()
+                .chain(&parts[k + 1..])
+                .flatten()
+                .copied()
+                .collect();
             let mut found: Vec<(usize, char)> = Vec::new();
             if k >= trees.len() {
                 let i = k - trees.len();
-                let Some(cuts) = super::graph::cut_values(self.ev, &mut evaluated[i], mine)?
-                else {
+                let Some(cuts) = super::graph::cut_values(self.ev, &mut evaluated[i], mine)? else {
                     moves.not_searched.push(k + 1);
                     continue;
                 };
                 for (j, c) in cuts {
-                    if self.wins(c, &mut rest)? {
+                    if self.wins(&[c], &mut rest)? {
                         found.push((j, letter(graphs[i].colour(j))));
                     }
                 }
             } else {
                 let tree = &trees[k];
-                let target = if tree.all_green() && !tree.is_string() {
-                    self.green_target(&rest)?
-                } else {
-                    None
-                };
                 let mut cuts = Vec::new();
-                if tree.is_string() {
-                    let by_prefixes = tree.by_prefixes();
-                    for j in 1..=tree.edges() {
-                        let e = tree.colour(j);
-                        if e != mine && e != Edge::Green {
-                            continue;
-                        }
-                        let below = if by_prefixes {
-                            tables[k][j - 1]
-                        } else {
-                            self.ev.arena.nimber(j as u64 - 1)
-                        };
-                        if self.wins(below, &mut rest)? {
-                            cuts.push(j);
+                let candidates = (1..=tree.edges()).filter(|&j| {
+                    let e = tree.colour(j);
+                    e == mine || e == Edge::Green
+                });
+                match &tables[k] {
+                    Table::Prefixes(prefixes) => {
+                        for j in candidates {
+                            if self.wins(&[prefixes[j - 1]], &mut rest)? {
+                                cuts.push(j);
+                            }
                         }
                     }
-                } else if let Some(t) = target {
-                    cuts = green_cuts_to(tree, &tables[k], &self.ev.arena, t);
-                } else if tree.edges() > MAX_PATH_MOVES_EDGES {
-                    moves.not_searched.push(k + 1);
-                    continue;
-                } else {
-                    let mut memo: HashMap<usize, GameId> = HashMap::new();
-                    for j in 1..=tree.edges() {
-                        let e = tree.colour(j);
-                        if e != mine && e != Edge::Green {
+                    Table::Vertices(_) if tree.is_string() => {
+                        // A green string: cutting edge j leaves *(j - 1).
+                        for j in candidates {
+                            let below = self.ev.arena.nimber(j as u64 - 1);
+                            if self.wins(&[below], &mut rest)? {
+                                cuts.push(j);
+                            }
+                        }
+                    }
+                    Table::Vertices(values) => {
+                        if let Some(t) = self.green_target(&rest)? {
+                            cuts = green_cuts_to(tree, values, &self.ev.arena, t);
+                        } else if tree.edges() > MAX_PATH_MOVES_EDGES {
+                            moves.not_searched.push(k + 1);
+                            continue;
+                        } else {
+                            let mut memo: HashMap<usize, GameId> = HashMap::new();
+                            for j in candidates {
+                                let c = cut_value(self.ev, tree, values, j, &mut memo)?;
+                                if self.wins(&[c], &mut rest)? {
+                                    cuts.push(j);
+                                }
+                            }
+                        }
+                    }
+                    Table::Branches(b) => {
+                        if b.inner_edges() > MAX_PATH_MOVES_EDGES {
+                            moves.not_searched.push(k + 1);
                             continue;
                         }
-                        let c = cut_value(self.ev, tree, &tables[k], j, &mut memo)?;
-                        if self.wins(c, &mut rest)? {
-                            cuts.push(j);
+                        for j in candidates {
+                            let after = b.cut(self.ev, tree, j)?;
+                            if self.wins(&after, &mut rest)? {
+                                cuts.push(j);
+                            }
                         }
                     }
                 }
@@ -946,8 +1043,8 @@ mod tests {
             prop_assert_eq!(b.outcome, a.outcome);
             prop_assert_eq!(&b.left_moves, &a.left_moves);
             prop_assert_eq!(&b.right_moves, &a.right_moves);
-            prop_assert_eq!(b.sum.is_none(), texts.len() > 1);
-            prop_assert_eq!(&b.sum_mean, &a.sum.as_ref().unwrap().mean);
+            prop_assert_eq!(b.sum.not_built.is_some(), texts.len() > 1);
+            prop_assert_eq!(&b.sum.mean, &a.sum.mean);
             let full: Vec<u64> = trees.iter().map(|t| (1u64 << (t.edges() + 1)) - 2).collect();
             let mut memo = HashMap::new();
             let lw = wins(&trees, &full, true, &mut memo);
@@ -982,6 +1079,46 @@ mod tests {
                 prop_assert_eq!(listed, searched);
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// A mixed tree by chains and ground branches (`branches.rs`) has the value of the
+        /// ordinal-sum computation over every vertex, and each cut leaves the value that the
+        /// recomputation along the path to the ground finds.
+        #[test]
+        fn branches_match_vertex_values(text in tree_text()) {
+            let tree = parse_tree(&text).unwrap();
+            prop_assume!(!tree.all_green() && tree.edges() > 0);
+            let mut ev = Evaluator { arena: Arena::new() };
+            let values = ev.vertex_values(&tree).unwrap();
+            let b = Branches::compute(&mut ev, &tree, &text).unwrap();
+            let parts = b.parts();
+            prop_assert_eq!(ev.arena.add_all(&parts).unwrap(), values[0], "{}", text);
+            for j in 1..=tree.edges() {
+                let after = b.cut(&mut ev, &tree, j).unwrap();
+                let by_path = cut_value(&mut ev, &tree, &values, j, &mut HashMap::new()).unwrap();
+                prop_assert_eq!(ev.arena.add_all(&after).unwrap(), by_path, "{} cut {}", text, j);
+            }
+        }
+    }
+
+    /// A fork above the ground whose branches are two long mixed strings needs their sum's
+    /// canonical form; it is refused with the edge named, while the same branches on the
+    /// ground are decided.
+    #[test]
+    fn forks_above_long_branches_are_refused() {
+        let s: String = "BGRRGB".repeat(50);
+        let t: String = "RGBBGR".repeat(50);
+        let err = analyze(&[format!("B({s},{t}G)")]).unwrap_err();
+        assert!(
+            matches!(err, HackenbushError::ForkTooLarge { edge: 1, .. }),
+            "{err}"
+        );
+        let a = analyze(&[format!("({s},{t}G)")]).unwrap();
+        assert!(a.components[0].2.not_built.is_some());
+        assert!(a.sum.not_built.is_some());
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! is `x + *n`, a number plus a nimber, and its [`Outcome`] follows: Left wins if `x > 0`, Right
 //! if `x < 0`, and for `x = 0` the first player wins exactly when `n ≠ 0`.
 
+mod branches;
 mod dyadic;
 mod forms;
 mod graph;
@@ -106,6 +107,18 @@ pub enum HackenbushError {
         components: (usize, usize),
         /// Their counts of subgames that are neither numbers nor nimbers.
         subgames: (u64, u64),
+        /// The estimated cost.
+        cost: f64,
+        /// The largest cost accepted.
+        max: f64,
+    },
+    /// A fork above the ground whose branches' sum is too costly a canonical form.
+    #[error("'{string}': the branches above edge {edge} fork, and the edges below need their sum's canonical form (an ordinal sum), which would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (forks on the ground have no such limit)")]
+    ForkTooLarge {
+        /// The component.
+        string: String,
+        /// The edge the branches stand on, from 1.
+        edge: usize,
         /// The estimated cost.
         cost: f64,
         /// The largest cost accepted.

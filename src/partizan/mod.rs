@@ -54,8 +54,8 @@ use std::rc::Rc;
 use thiserror::Error;
 
 pub use crate::hackenbush::Dyadic;
-pub use sums::{SumSearch, DEFAULT_SEARCH_POSITIONS};
 use crate::hackenbush::MAX_EXP;
+pub use sums::{SumSearch, DEFAULT_SEARCH_POSITIONS};
 
 /// A canonical game in an [`Arena`]: equal games have identical ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

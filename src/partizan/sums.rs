@@ -113,7 +113,11 @@ impl SumSearch {
     }
 
     /// The outcome class of `Σ parts`.
-    pub fn outcome(&mut self, arena: &mut Arena, parts: &[GameId]) -> Result<Outcome, PartizanError> {
+    pub fn outcome(
+        &mut self,
+        arena: &mut Arena,
+        parts: &[GameId],
+    ) -> Result<Outcome, PartizanError> {
         let key = normalise(arena, parts.iter().copied())?;
         let ge = self.decide(arena, key.clone(), true)?;
         let le = self.decide(arena, key, false)?;
@@ -267,10 +271,7 @@ impl SumSearch {
 }
 
 /// The normalised position of a sum of canonical games.
-fn normalise(
-    arena: &mut Arena,
-    parts: impl Iterator<Item = GameId>,
-) -> Result<Key, PartizanError> {
+fn normalise(arena: &mut Arena, parts: impl Iterator<Item = GameId>) -> Result<Key, PartizanError> {
     let mut rest = Vec::new();
     let mut nimber = 0;
     let mut number = Dyadic::ZERO;
