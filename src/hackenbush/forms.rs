@@ -450,12 +450,12 @@ fn analyze_trees(
             // Name components, not parts: two parts may be branches of one tree.
             let (a, b) = (owner[a - 1] + 1, owner[b - 1] + 1);
             let which = if a == b {
-                format!("component {a} has two branches on the ground")
+                format!("component {a} has two branches on the ground with")
             } else {
                 format!("components {a} and {b} have")
             };
             Err(format!(
-                "{which} with canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e}",
+                "{which} canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e}",
                 subgames.0, subgames.1
             ))
         }
@@ -1078,6 +1078,32 @@ mod tests {
                     moves.listed.iter().map(|m| (m.component, m.edge)).collect();
                 prop_assert_eq!(listed, searched);
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Sums of longer random strings and trees, too long for the explicit search: the sum
+        /// search gives the outcome and the winning moves that the built canonical form gives.
+        #[test]
+        fn unbuilt_sums_match_built_ones(
+            strings in prop::collection::vec(string_text(24), 2..4),
+            tree in tree_text(),
+        ) {
+            let mut texts = strings;
+            texts.push(tree);
+            let trees: Vec<Tree> = texts.iter().map(|t| parse_tree(t).unwrap()).collect();
+            let built = Limits { max_sum_cost: f64::INFINITY, ..Limits::default() };
+            let a = analyze_trees(texts.clone(), trees.clone(), Vec::new(), built).unwrap();
+            prop_assert!(a.sum.not_built.is_none());
+            let unbuilt = Limits { max_sum_cost: 0.0, ..Limits::default() };
+            let b = analyze_trees(texts.clone(), trees, Vec::new(), unbuilt).unwrap();
+            prop_assert!(b.sum.not_built.is_some());
+            prop_assert_eq!(b.outcome, a.outcome, "{:?}", texts);
+            prop_assert_eq!(&b.left_moves, &a.left_moves);
+            prop_assert_eq!(&b.right_moves, &a.right_moves);
+            prop_assert_eq!(&b.sum.mean, &a.sum.mean);
         }
     }
 

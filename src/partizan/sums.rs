@@ -170,7 +170,7 @@ impl SumSearch {
         // S ≥ 0 iff no Right option is ≤ 0; S ≤ 0 iff no Left option is ≥ 0. Moves that
         // cancel against another part (the mirror strategy of `G − G`) are tried first.
         let mut answer = true;
-        let mut later: Vec<Key> = Vec::new();
+        let mut later: Vec<(usize, GameId)> = Vec::new();
         'parts: for i in 0..key.parts.len() {
             if i > 0 && key.parts[i] == key.parts[i - 1] {
                 continue;
@@ -188,12 +188,13 @@ impl SumSearch {
                         break 'parts;
                     }
                 } else {
-                    later.push(next);
+                    later.push((i, o));
                 }
             }
         }
         if answer {
-            for next in later {
+            for (i, o) in later {
+                let next = replace(arena, &key, i, o)?;
                 if self.decide(arena, next, !ge)? {
                     answer = false;
                     break;
