@@ -8,13 +8,22 @@
 //!
 //! Values: a string is evaluated prefix by prefix (cutting edge `j` leaves the first `j - 1`
 //! edges, so each prefix's options are the earlier prefixes), their canonical forms read off the
-//! colours by `stalk.rs` with no comparison of games; a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
-//! from `v` up to its children `c` (Winning Ways ch. 7; for green edges this is the colon
-//! principle, `*:*a = *(a+1)` and nimbers add by XOR, so all-green trees of millions of edges
-//! take linear time). The winning moves of the sum for each player are the cuts after which the
-//! sum is `≥ 0` (Left) or `≤ 0` (Right); a cut in a tree is evaluated along the path from the
-//! edge to the ground, and in a large all-green tree by a descent that looks for a target
-//! nimber, visiting each vertex once.
+//! colours by `stalk.rs` with no comparison of games; a tree by ordinal sums,
+//! `value(v) = Σ e:value(c)` over the edges `e` from `v` up to its children `c` (Winning Ways
+//! ch. 7; for green edges this is the colon principle, `*:*a = *(a+1)` and nimbers add by XOR,
+//! so all-green trees of millions of edges take linear time). A mixed tree's branches that end
+//! in a leaf without forking are strings (`branches.rs`), and its branches on the ground are
+//! kept apart as *parts*.
+//!
+//! The sum: every component is a list of parts (one game, or a tree's ground branches). The
+//! sum's canonical form is built only when its estimated cost is affordable ([`MAX_SUM_COST`]);
+//! otherwise [`ValueReport::not_built`] says why, and only its mean (additive) is reported. The
+//! outcome and the winning moves never need it: they are decided by comparing sums of parts
+//! with 0 ([`SumSearch`]), one search shared by all questions. The winning moves of each
+//! player are the cuts after which the sum is `≥ 0` (Left) or `≤ 0` (Right); a cut in a string
+//! leaves a prefix, a cut in a chain of a tree leaves the chain's prefix, other cuts are
+//! evaluated along the path from the edge to the ground, and in a large all-green tree by a
+//! descent that looks for a target nimber, visiting each vertex once.
 
 use std::collections::HashMap;
 
