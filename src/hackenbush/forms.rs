@@ -385,7 +385,7 @@ pub fn analyze_with_graphs<S: AsRef<str>>(
 /// Limits of one analysis; tests lower them to send small sums down the search.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Limits {
-    /// Sums whose estimated cost ([`check_sum_size`]) is above this are not built.
+    /// Sums whose estimated cost ([`build_sum`]) is above this are not built.
     pub(super) max_sum_cost: f64,
     /// The budget of the [`SumSearch`] that decides outcomes and moves.
     pub(super) search_positions: usize,
@@ -448,41 +448,31 @@ fn analyze_trees(
     let owner: Vec<usize> = (0..parts.len())
         .flat_map(|k| std::iter::repeat_n(k, parts[k].len()))
         .collect();
-    let total = match check_sum_size(&mut ev.arena, &all, limits.max_sum_cost) {
-        Ok(()) => Ok(ev.arena.add_all(&all)?),
-        Err(HackenbushError::SumTooLarge {
-            components: (a, b),
-            subgames,
-            cost,
-            max,
-        }) => {
-            // Name components, not parts: two parts may be branches of one tree.
-            let (a, b) = (owner[a - 1] + 1, owner[b - 1] + 1);
-            let which = if a == b {
-                format!("component {a} has two branches on the ground with")
-            } else {
-                format!("components {a} and {b} have")
-            };
-            Err(format!(
-                "{which} canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e}",
-                subgames.0, subgames.1
-            ))
-        }
-        Err(e) => return Err(e),
-    };
+    // The sum's canonical form when affordable; otherwise why not (and each component's).
+    let total = build_sum(&mut ev.arena, &all, limits.max_sum_cost)?.map_err(|(i, j, cost)| {
+        let (a, b) = (owner[i] + 1, owner[j] + 1);
+        let which = if a == b {
+            format!("two branches on the ground of component {a}")
+        } else {
+            format!("components {} and {}", a.min(b), a.max(b))
+        };
+        format!(
+            "adding {which} (after the smaller parts) would cost about {cost:.1e} steps, beyond the limit of {:.0e}",
+            limits.max_sum_cost
+        )
+    });
     let mut values: Vec<Result<GameId, String>> = Vec::with_capacity(parts.len());
     for (k, p) in parts.iter().enumerate() {
         values.push(if total.is_ok() || p.len() == 1 {
             Ok(ev.arena.add_all(p)?)
         } else {
-            match check_sum_size(&mut ev.arena, p, limits.max_sum_cost) {
-                Ok(()) => Ok(ev.arena.add_all(p)?),
-                Err(HackenbushError::SumTooLarge { cost, max, .. }) => Err(format!(
-                    "component {}: its branches on the ground would cost about {cost:.1e} steps to sum, beyond the limit of {max:.0e}",
-                    k + 1
-                )),
-                Err(e) => return Err(e),
-            }
+            build_sum(&mut ev.arena, p, limits.max_sum_cost)?.map_err(|(.., cost)| {
+                format!(
+                    "component {}: its branches on the ground would cost about {cost:.1e} steps to sum, beyond the limit of {:.0e}",
+                    k + 1,
+                    limits.max_sum_cost
+                )
+            })
         });
     }
     let mut search = SumSearch::with_limit(limits.search_positions);
@@ -539,7 +529,7 @@ fn analyze_trees(
     })
 }
 
-/// The largest estimated cost of a sum's canonical form (see [`check_sum_size`]). Measured on
+/// The largest estimated cost of a sum's canonical form (see [`build_sum`]). Measured on
 /// random mixed strings (CPU time; estimate): two of 100 edges 4 s; two of 150 edges 16 s
 /// (1.5·10^8); 1000 edges plus a blue edge 7 s (1.1·10^8); two of 200 edges exhaust the
 /// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds; above it the sum
@@ -572,30 +562,47 @@ fn form_size(arena: &mut Arena, g: GameId, cap: usize) -> (f64, f64) {
     (seen.len() as f64, entries as f64)
 }
 
-/// Is the sum's canonical form affordable? The sum of `G` and `H` is built from up to `|G|·|H|`
-/// sums of subgames, each canonicalised by comparing its options pairwise, so the estimate is
-/// `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|` subgames with `g`
-/// options each on average). The error names the two components.
-fn check_sum_size(arena: &mut Arena, values: &[GameId], max: f64) -> Result<(), HackenbushError> {
-    let Some((cost, a, b)) = sum_cost(arena, values) else {
-        return Ok(());
-    };
-    if cost > max {
-        return Err(HackenbushError::SumTooLarge {
-            components: (a.2.min(b.2) + 1, a.2.max(b.2) + 1),
-            subgames: (a.0 as u64, b.0 as u64),
-            cost,
-            max,
-        });
+/// The canonical form of the sum of `values` if affordable: the parts are added from the
+/// smallest (fewest subgames) up, and before each addition its cost is estimated from the
+/// forms' real sizes ([`sum_cost`]); the costs add up to at most `max`. Otherwise the two
+/// parts (indices in `values`: the largest part in the sum so far, the part to add) and the
+/// cost at which it stopped.
+fn build_sum(
+    arena: &mut Arena,
+    values: &[GameId],
+    max: f64,
+) -> Result<Result<GameId, (usize, usize, f64)>, HackenbushError> {
+    let mut order: Vec<(f64, usize)> = values
+        .iter()
+        .enumerate()
+        .map(|(k, &g)| (form_size(arena, g, 1 << 22).0, k))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut acc = Arena::ZERO;
+    let mut spent = 0.0;
+    let mut largest: Option<usize> = None;
+    for (_, k) in order {
+        if let Some(l) = largest {
+            let (cost, ..) = sum_cost(arena, &[acc, values[k]]).expect("two games");
+            spent += cost;
+            if spent > max {
+                return Ok(Err((l, k, spent)));
+            }
+        }
+        acc = arena.add(acc, values[k])?;
+        largest = Some(k);
     }
-    Ok(())
+    Ok(Ok(acc))
 }
 
 /// Sizes of a game: subgames, options per subgame, index in the list.
 type Size = (f64, f64, usize);
 
-/// The estimated cost of building the canonical form of the sum of `values` (see
-/// [`check_sum_size`]) and the sizes of the two largest, or `None` for fewer than two.
+/// The estimated cost of building the canonical form of the sum of `values`, and the sizes of
+/// the two largest, or `None` for fewer than two. The sum of `G` and `H` is built from up to
+/// `|G|·|H|` sums of subgames, each canonicalised by comparing its options pairwise, so the
+/// estimate is `|G|·|H|·(g + h)²` for the two with most subgames (`|G|` subgames with `g`
+/// options each on average).
 pub(super) fn sum_cost(arena: &mut Arena, values: &[GameId]) -> Option<(f64, Size, Size)> {
     if values.len() < 2 {
         return None;

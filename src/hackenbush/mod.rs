@@ -99,19 +99,6 @@ pub enum HackenbushError {
         /// The budget of option entries.
         entries: usize,
     },
-    /// The sum of two components with large canonical forms (why a sum's form is not built;
-    /// its outcome and moves are decided without it).
-    #[error("components {} and {} have canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e}", components.0, components.1, subgames.0, subgames.1)]
-    SumTooLarge {
-        /// The two components, from 1.
-        components: (usize, usize),
-        /// Their counts of subgames that are neither numbers nor nimbers.
-        subgames: (u64, u64),
-        /// The estimated cost.
-        cost: f64,
-        /// The largest cost accepted.
-        max: f64,
-    },
     /// A fork above the ground whose branches' sum is too costly a canonical form.
     #[error("'{string}': the branches above edge {edge} fork, and the edges below need their sum's canonical form (an ordinal sum), which would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (forks on the ground have no such limit)")]
     ForkTooLarge {
