@@ -33,12 +33,9 @@ def test_hackenbush_errors():
 
 
 def test_hackenbush_long_mixed_strings():
-    # A string with a blue ground edge is won by Left whoever starts (cut that edge), and a
-    # sum of two long mixed strings is refused up front rather than computed for minutes.
+    # A string with a blue ground edge is won by Left whoever starts (cut that edge).
     d = nimseq.hackenbush("B" + "GRB" * 1000)
     assert d["outcome"] == "L"
-    with pytest.raises(ValueError, match="one at a time"):
-        nimseq.hackenbush(["BGR" * 100, "GRB" * 100])
     # CGSuite writes {0,^*|0} (green, blue, blue) as ^[2]*.
     assert nimseq.hackenbush("GBB")["value"] == "^[2]*"
 
@@ -83,3 +80,17 @@ def test_hackenbush_graph_errors():
         nimseq.hackenbush(graph="g a G\na b Q")
     with pytest.raises(ValueError, match="give components"):
         nimseq.hackenbush()
+
+
+def test_hackenbush_unbuilt_sum_is_cli_json(run_json):
+    # Two long mixed strings: the sum's canonical form is too costly to build, so it is null
+    # with the reason, and the outcome and winning moves come from the sum search. Both
+    # strings stand on a blue ground edge, so the sum is positive.
+    components = ["B" + "GRB" * 100, "B" + "RGB" * 100]
+    expected = run_json("hackenbush", *components, "--json")
+    got = nimseq.hackenbush(components)
+    assert got == expected
+    assert got["value"] is None and got["form"] is None
+    assert "components 1 and 2" in got["not_built"]
+    assert got["outcome"] == "L"
+    assert nimseq.hackenbush("BRBRR")["not_built"] is None

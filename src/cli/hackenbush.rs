@@ -33,7 +33,9 @@ pub struct HackenbushArgs {
     #[arg(long, value_name = "FILE")]
     graph: Vec<PathBuf>,
     /// Print the result as one JSON object (values in CGSuite's notation, canonical forms as
-    /// nested {"value","left","right"}).
+    /// nested {"value","left","right"}). A sum whose canonical form is too costly to build has
+    /// "value": null and the reason in "not_built"; its outcome and winning moves are still
+    /// given, decided without the form.
     #[arg(long)]
     json: bool,
 }

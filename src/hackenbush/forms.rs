@@ -8,21 +8,34 @@
 //!
 //! Values: a string is evaluated prefix by prefix (cutting edge `j` leaves the first `j - 1`
 //! edges, so each prefix's options are the earlier prefixes), their canonical forms read off the
-//! colours by `stalk.rs` with no comparison of games; a tree by ordinal sums, `value(v) = Σ e:value(c)` over the edges `e`
-//! from `v` up to its children `c` (Winning Ways ch. 7; for green edges this is the colon
-//! principle, `*:*a = *(a+1)` and nimbers add by XOR, so all-green trees of millions of edges
-//! take linear time). The winning moves of the sum for each player are the cuts after which the
-//! sum is `≥ 0` (Left) or `≤ 0` (Right); a cut in a tree is evaluated along the path from the
-//! edge to the ground, and in a large all-green tree by a descent that looks for a target
-//! nimber, visiting each vertex once.
+//! colours by `stalk.rs` with no comparison of games; a tree by ordinal sums,
+//! `value(v) = Σ e:value(c)` over the edges `e` from `v` up to its children `c` (Winning Ways
+//! ch. 7; for green edges this is the colon principle, `*:*a = *(a+1)` and nimbers add by XOR,
+//! so all-green trees of millions of edges take linear time). A mixed tree's branches that end
+//! in a leaf without forking are strings (`branches.rs`), and its branches on the ground are
+//! kept apart as *parts*.
+//!
+//! The sum: every component is a list of parts (one game, or a tree's ground branches). The
+//! sum's canonical form is built only when its estimated cost is affordable ([`MAX_SUM_COST`]);
+//! otherwise [`ValueReport::not_built`] says why, and only its mean (additive) is reported. The
+//! outcome and the winning moves never need it: they are decided by comparing sums of parts
+//! with 0 ([`SumSearch`]), one search shared by all questions. The winning moves of each
+//! player are the cuts after which the sum is `≥ 0` (Left) or `≤ 0` (Right); a cut in a string
+//! leaves a prefix, a cut in a chain of a tree leaves the chain's prefix, other cuts are
+//! evaluated along the path from the edge to the ground, and in a large all-green tree by a
+//! descent that looks for a target nimber, visiting each vertex once.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::branches::Branches;
 use super::graph::{Evaluated, Graph};
 use super::{letter, shown, Edge, HackenbushError, StringForms, MAX_OPTION_ENTRIES};
-use crate::partizan::{notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome};
+use crate::partizan::{
+    notation, thermograph, Arena, Dyadic, GameId, Kind, Outcome, SumSearch,
+    DEFAULT_SEARCH_POSITIONS,
+};
 
 /// The largest number of edges in one component.
 pub const MAX_EDGES: usize = 20_000_000;
@@ -74,6 +87,11 @@ impl Tree {
     /// The colour of edge `i` (from 1).
     pub(super) fn colour(&self, i: usize) -> Edge {
         self.colour[i - 1]
+    }
+
+    /// The lower end of edge `i` (from 1): 0 for the ground, else the edge below it.
+    pub(super) fn parent_of(&self, i: usize) -> usize {
+        self.parent[i - 1] as usize
     }
 }
 
@@ -158,16 +176,20 @@ pub fn parse_tree(text: &str) -> Result<Tree, HackenbushError> {
 /// A game's value for people and programs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ValueReport {
-    /// CGSuite's notation, or `None` if longer than [`notation::MAX_TEXT`].
+    /// CGSuite's notation, or `None` if longer than [`notation::MAX_TEXT`] or not built.
     pub text: Option<String>,
-    /// The canonical form as nested `{"value", "left", "right"}`, or `None` if too large.
+    /// The canonical form as nested `{"value", "left", "right"}`, or `None` if too large or
+    /// not built.
     pub form: Option<notation::Form>,
-    /// Left's stop, Right's stop.
-    pub stops: (String, String),
-    /// Mean value, or `None` if it could not be computed exactly.
+    /// Left's stop, Right's stop (`None` if the form was not built).
+    pub stops: Option<(String, String)>,
+    /// Mean value, or `None` if it could not be computed exactly (the mean is additive, so it
+    /// is known for a sum whose form was not built).
     pub mean: Option<String>,
-    /// Temperature, or `None` if it could not be computed exactly.
+    /// Temperature, or `None` if it could not be computed exactly or the form was not built.
     pub temperature: Option<String>,
+    /// Why the canonical form was not built (too costly a sum), or `None` if it was.
+    pub not_built: Option<String>,
 }
 
 /// One winning move: cut edge `edge` of component `component` (both from 1).
@@ -201,7 +223,8 @@ pub struct Moves {
 pub struct Analysis {
     /// Each component as given, its number of edges and its value.
     pub components: Vec<(String, usize, ValueReport)>,
-    /// The value of the sum.
+    /// The value of the sum (its form not built when too costly; see
+    /// [`ValueReport::not_built`]).
     pub sum: ValueReport,
     /// Who wins.
     pub outcome: &'static str,
@@ -313,10 +336,31 @@ impl Evaluator {
         Ok(ValueReport {
             text,
             form,
-            stops: (ls.to_string(), rs.to_string()),
+            stops: Some((ls.to_string(), rs.to_string())),
             mean,
             temperature,
+            not_built: None,
         })
+    }
+
+    /// The report of a sum of `parts` whose form was not built, for `reason`: only the mean,
+    /// which is additive (Siegel, ch. II.5).
+    fn report_unbuilt(&mut self, parts: &[GameId], reason: String) -> ValueReport {
+        let mut mean = Some(Dyadic::ZERO);
+        for &g in parts {
+            mean = match (mean, thermograph::mean_and_temperature(&mut self.arena, g)) {
+                (Some(m), Ok((x, _))) => m.checked_add(x),
+                _ => None,
+            };
+        }
+        ValueReport {
+            text: None,
+            form: None,
+            stops: None,
+            mean: mean.map(|m| m.to_string()),
+            temperature: None,
+            not_built: Some(reason),
+        }
     }
 }
 
@@ -336,73 +380,149 @@ pub fn analyze_with_graphs<S: AsRef<str>>(
         .iter()
         .map(|t| parse_tree(t))
         .collect::<Result<Vec<_>, _>>()?;
-    crate::partizan::with_big_stack(1024, move || analyze_trees(texts, trees, graphs))
+    crate::partizan::with_big_stack(1024, move || {
+        analyze_trees(texts, trees, graphs, Limits::default())
+    })
+}
+
+/// Limits of one analysis; tests lower them to send small sums down the search.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Limits {
+    /// Sums whose estimated cost ([`build_sum`]) is above this are not built.
+    pub(super) max_sum_cost: f64,
+    /// The budget of the [`SumSearch`] that decides outcomes and moves.
+    pub(super) search_positions: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_sum_cost: MAX_SUM_COST,
+            search_positions: DEFAULT_SEARCH_POSITIONS,
+        }
+    }
+}
+
+/// How a component was evaluated, for its moves.
+enum Table {
+    /// A mixed string: the values of its prefixes.
+    Prefixes(Vec<GameId>),
+    /// An all-green tree or string (or a tree evaluated whole): the vertex values.
+    Vertices(Vec<GameId>),
+    /// A mixed tree: chains and ground branches (`branches.rs`).
+    Branches(Branches),
 }
 
 fn analyze_trees(
     texts: Vec<String>,
     trees: Vec<Tree>,
     graphs: Vec<Graph>,
+    limits: Limits,
 ) -> Result<Analysis, HackenbushError> {
     let mut ev = Evaluator {
         arena: Arena::new(),
     };
-    // Each component's value, and for strings the prefixes, for trees the vertex values.
-    let mut values = Vec::with_capacity(trees.len());
+    // Each component's parts (games whose sum is its value), and how it was evaluated.
+    let mut parts: Vec<Vec<GameId>> = Vec::with_capacity(trees.len() + graphs.len());
     let mut tables = Vec::with_capacity(trees.len());
     for (tree, text) in trees.iter().zip(&texts) {
         let table = if tree.by_prefixes() {
-            ev.prefixes(tree, text)?
+            Table::Prefixes(ev.prefixes(tree, text)?)
+        } else if tree.all_green() {
+            Table::Vertices(ev.vertex_values(tree)?)
         } else {
-            ev.vertex_values(tree)?
+            Table::Branches(Branches::compute(&mut ev, tree, text)?)
         };
-        values.push(if tree.by_prefixes() {
-            table[tree.edges()]
-        } else {
-            table[0]
+        parts.push(match &table {
+            Table::Prefixes(p) => vec![p[tree.edges()]],
+            Table::Vertices(v) => vec![v[0]],
+            Table::Branches(b) => b.parts(),
         });
         tables.push(table);
     }
     let mut evaluated = Vec::with_capacity(graphs.len());
     for g in &graphs {
         let done = super::graph::evaluate(&mut ev, g)?;
-        values.push(done.value);
+        parts.push(vec![done.value]);
         evaluated.push(done);
     }
-    check_sum_size(&mut ev.arena, &values)?;
-    let total = ev.arena.add_all(&values)?;
-    let outcome = ev.arena.outcome(total);
+    let all: Vec<GameId> = parts.iter().flatten().copied().collect();
+    // The sum's canonical form when affordable; otherwise why not (and each component's).
+    let owner: Vec<usize> = (0..parts.len())
+        .flat_map(|k| std::iter::repeat_n(k, parts[k].len()))
+        .collect();
+    // The sum's canonical form when affordable; otherwise why not (and each component's).
+    let total = build_sum(&mut ev.arena, &all, limits.max_sum_cost)?.map_err(|(i, j, cost)| {
+        let (a, b) = (owner[i] + 1, owner[j] + 1);
+        let which = if a == b {
+            format!("two branches on the ground of component {a}")
+        } else {
+            format!("components {} and {}", a.min(b), a.max(b))
+        };
+        format!(
+            "adding {which} (after the smaller parts) would cost about {cost:.1e} steps, beyond the limit of {:.0e}",
+            limits.max_sum_cost
+        )
+    });
+    let mut values: Vec<Result<GameId, String>> = Vec::with_capacity(parts.len());
+    for (k, p) in parts.iter().enumerate() {
+        values.push(if total.is_ok() || p.len() == 1 {
+            Ok(ev.arena.add_all(p)?)
+        } else {
+            build_sum(&mut ev.arena, p, limits.max_sum_cost)?.map_err(|(.., cost)| {
+                format!(
+                    "component {}: its branches on the ground would cost about {cost:.1e} steps to sum, beyond the limit of {:.0e}",
+                    k + 1,
+                    limits.max_sum_cost
+                )
+            })
+        });
+    }
+    let mut search = SumSearch::with_limit(limits.search_positions);
+    let outcome = match total {
+        Ok(t) => ev.arena.outcome(t),
+        Err(_) => search.outcome(&mut ev.arena, &all)?,
+    };
     let mut left_moves = Moves::default();
     let mut right_moves = Moves::default();
-    if matches!(outcome, Outcome::Left | Outcome::N) {
-        left_moves = winning_moves(
-            &mut ev,
-            &trees,
-            &tables,
-            (&graphs, &mut evaluated),
-            &values,
-            true,
-        )?;
+    let built = total.is_ok();
+    for (left, moves) in [(true, &mut left_moves), (false, &mut right_moves)] {
+        let wins_first = if left {
+            matches!(outcome, Outcome::Left | Outcome::N)
+        } else {
+            matches!(outcome, Outcome::Right | Outcome::N)
+        };
+        if wins_first {
+            let mut ctx = MoveContext {
+                ev: &mut ev,
+                search: &mut search,
+                built,
+                left,
+            };
+            *moves = ctx.winning_moves(&trees, &tables, (&graphs, &mut evaluated), &parts)?;
+        }
     }
-    if matches!(outcome, Outcome::Right | Outcome::N) {
-        right_moves = winning_moves(
-            &mut ev,
-            &trees,
-            &tables,
-            (&graphs, &mut evaluated),
-            &values,
-            false,
-        )?;
+    let mut components = Vec::with_capacity(parts.len());
+    let names = texts
+        .into_iter()
+        .zip(trees.iter().map(|t| t.edges()))
+        .chain(
+            graphs
+                .iter()
+                .zip(&evaluated)
+                .map(|(g, done)| (g.name().to_string(), done.grounded)),
+        );
+    for ((name, edges), (value, p)) in names.zip(values.into_iter().zip(&parts)) {
+        let report = match value {
+            Ok(g) => ev.report(g)?,
+            Err(reason) => ev.report_unbuilt(p, reason),
+        };
+        components.push((name, edges, report));
     }
-    let mut components = Vec::with_capacity(trees.len());
-    for ((text, tree), &g) in texts.into_iter().zip(&trees).zip(&values) {
-        components.push((text, tree.edges(), ev.report(g)?));
-    }
-    for (g, done) in graphs.iter().zip(&evaluated) {
-        let report = ev.report(done.value)?;
-        components.push((g.name().to_string(), done.grounded, report));
-    }
-    let sum = ev.report(total)?;
+    let sum = match total {
+        Ok(t) => ev.report(t)?,
+        Err(reason) => ev.report_unbuilt(&all, reason),
+    };
     Ok(Analysis {
         components,
         sum,
@@ -412,10 +532,11 @@ fn analyze_trees(
     })
 }
 
-/// The largest estimated cost of a sum's canonical form (see [`check_sum_size`]). Measured on
+/// The largest estimated cost of a sum's canonical form (see [`build_sum`]). Measured on
 /// random mixed strings (CPU time; estimate): two of 100 edges 4 s; two of 150 edges 16 s
 /// (1.5·10^8); 1000 edges plus a blue edge 7 s (1.1·10^8); two of 200 edges exhaust the
-/// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds.
+/// arena's budget after 22 s. The 10^8 limit keeps sums to about ten seconds; above it the sum
+/// is not built, and its outcome and winning moves come from [`SumSearch`].
 pub const MAX_SUM_COST: f64 = 1e8;
 
 /// The distinct subgames of `g` that are neither numbers nor nimbers, and their options in all,
@@ -444,15 +565,52 @@ fn form_size(arena: &mut Arena, g: GameId, cap: usize) -> (f64, f64) {
     (seen.len() as f64, entries as f64)
 }
 
-/// Refuses a sum whose canonical form would cost too much. The sum of `G` and `H` is built
-/// from up to `|G|·|H|` sums of subgames, each canonicalised by comparing its options pairwise,
-/// so the estimate is `|G|·|H|·(g + h)²` for the two components with most subgames (`|G|`
-/// subgames with `g` options each on average).
-fn check_sum_size(arena: &mut Arena, values: &[GameId]) -> Result<(), HackenbushError> {
-    if values.len() < 2 {
-        return Ok(());
+/// The canonical form of the sum of `values` if affordable: the parts are added from the
+/// smallest (fewest subgames) up, and before each addition its cost is estimated from the
+/// forms' real sizes ([`sum_cost`]); the costs add up to at most `max`. Otherwise the two
+/// parts (indices in `values`: the largest part in the sum so far, the part to add) and the
+/// cost at which it stopped.
+fn build_sum(
+    arena: &mut Arena,
+    values: &[GameId],
+    max: f64,
+) -> Result<Result<GameId, (usize, usize, f64)>, HackenbushError> {
+    let mut order: Vec<(f64, usize)> = values
+        .iter()
+        .enumerate()
+        .map(|(k, &g)| (form_size(arena, g, 1 << 22).0, k))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut acc = Arena::ZERO;
+    let mut spent = 0.0;
+    let mut largest: Option<usize> = None;
+    for (_, k) in order {
+        if let Some(l) = largest {
+            let (cost, ..) = sum_cost(arena, &[acc, values[k]]).expect("two games");
+            spent += cost;
+            if spent > max {
+                return Ok(Err((l, k, spent)));
+            }
+        }
+        acc = arena.add(acc, values[k])?;
+        largest = Some(k);
     }
-    let mut sizes: Vec<(f64, f64, usize)> = values
+    Ok(Ok(acc))
+}
+
+/// Sizes of a game: subgames, options per subgame, index in the list.
+type Size = (f64, f64, usize);
+
+/// The estimated cost of building the canonical form of the sum of `values`, and the sizes of
+/// the two largest, or `None` for fewer than two. The sum of `G` and `H` is built from up to
+/// `|G|·|H|` sums of subgames, each canonicalised by comparing its options pairwise, so the
+/// estimate is `|G|·|H|·(g + h)²` for the two with most subgames (`|G|` subgames with `g`
+/// options each on average).
+pub(super) fn sum_cost(arena: &mut Arena, values: &[GameId]) -> Option<(f64, Size, Size)> {
+    if values.len() < 2 {
+        return None;
+    }
+    let mut sizes: Vec<Size> = values
         .iter()
         .enumerate()
         .map(|(k, &g)| {
@@ -462,122 +620,180 @@ fn check_sum_size(arena: &mut Arena, values: &[GameId]) -> Result<(), Hackenbush
         .collect();
     sizes.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
     let (a, b) = (sizes[0], sizes[1]);
-    let cost = a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1);
-    if cost > MAX_SUM_COST {
-        return Err(HackenbushError::SumTooLarge {
-            components: (a.2.min(b.2) + 1, a.2.max(b.2) + 1),
-            subgames: (a.0 as u64, b.0 as u64),
-            cost,
-            max: MAX_SUM_COST,
-        });
-    }
-    Ok(())
+    Some((a.0 * b.0 * (a.1 + b.1) * (a.1 + b.1), a, b))
 }
 
-fn winning_moves(
-    ev: &mut Evaluator,
-    trees: &[Tree],
-    tables: &[Vec<GameId>],
-    graphs: (&[Graph], &mut [Evaluated]),
-    values: &[GameId],
+/// What the search for one player's winning moves shares.
+struct MoveContext<'a> {
+    ev: &'a mut Evaluator,
+    search: &'a mut SumSearch,
+    /// Was the sum's canonical form affordable (then the rest of the sum is built to find the
+    /// target of a large green tree)?
+    built: bool,
+    /// Left's moves (else Right's).
     left: bool,
-) -> Result<Moves, HackenbushError> {
-    let mut moves = Moves::default();
-    let mine = if left { Edge::Blue } else { Edge::Red };
-    // Sums of the components before k and after k (no subtraction of large games).
-    let mut after = vec![Arena::ZERO; values.len() + 1];
-    for k in (0..values.len()).rev() {
-        after[k] = ev.arena.add(values[k], after[k + 1])?;
-    }
-    let mut before = Arena::ZERO;
-    let (graphs, evaluated) = graphs;
-    for k in 0..values.len() {
-        // The rest of the sum, negated: a move to C' wins for Left iff C' ≥ -rest.
-        let rest = ev.arena.add(before, after[k + 1])?;
-        before = ev.arena.add(before, values[k])?;
-        let need = ev.arena.neg(rest)?;
-        let wins = |ev: &mut Evaluator, c: GameId| {
-            if left {
-                ev.arena.ge(c, need)
-            } else {
-                ev.arena.le(c, need)
-            }
+}
+
+impl MoveContext<'_> {
+    /// Does the move to a component of parts `c` win, beside `rest`? For Left:
+    /// `Σ c + rest ≥ 0`.
+    fn wins(&mut self, c: &[GameId], rest: &mut Vec<GameId>) -> Result<bool, HackenbushError> {
+        let n = rest.len();
+        rest.extend_from_slice(c);
+        let w = if self.left {
+            self.search.ge_zero(&mut self.ev.arena, rest)
+        } else {
+            self.search.le_zero(&mut self.ev.arena, rest)
         };
-        if k >= trees.len() {
-            let i = k - trees.len();
-            let Some(cuts) = super::graph::winning_cuts(ev, &mut evaluated[i], need, left)? else {
-                moves.not_searched.push(k + 1);
-                continue;
-            };
-            if !cuts.complete {
-                moves.partly_searched.push(k + 1);
+        rest.truncate(n);
+        Ok(w?)
+    }
+
+    /// The nimber `*t` a green component must move to, if the rest of the sum is a nimber
+    /// `*t` (then a cut to `*u` wins exactly when `u = t`).
+    fn green_target(&mut self, rest: &[GameId]) -> Result<Option<u64>, HackenbushError> {
+        let mut t = 0;
+        let mut all_nim = true;
+        for &g in rest {
+            match self.ev.arena.kind(g) {
+                Kind::Nimber(n) => t ^= n,
+                Kind::Number(x) if x == Dyadic::ZERO => {}
+                _ => all_nim = false,
             }
-            moves.count += cuts.edges.len();
-            for j in cuts.edges {
+        }
+        if all_nim {
+            return Ok(Some(t));
+        }
+        if !self.built {
+            return Ok(None);
+        }
+        let r = self.ev.arena.add_all(rest)?;
+        Ok(match self.ev.arena.kind(r) {
+            Kind::Nimber(n) => Some(n),
+            Kind::Number(x) if x == Dyadic::ZERO => Some(0),
+            _ => None,
+        })
+    }
+
+    /// The negative of the rest of the sum as one game, when the sum's form was affordable or
+    /// the rest is a nimber; `None` otherwise.
+    fn rest_negated(&mut self, rest: &[GameId]) -> Result<Option<GameId>, HackenbushError> {
+        if let Some(t) = self.green_target(rest)? {
+            return Ok(Some(self.ev.arena.nimber(t)));
+        }
+        if !self.built {
+            return Ok(None);
+        }
+        let r = self.ev.arena.add_all(rest)?;
+        Ok(Some(self.ev.arena.neg(r)?))
+    }
+
+    fn winning_moves(
+        &mut self,
+        trees: &[Tree],
+        tables: &[Table],
+        graphs: (&[Graph], &mut [Evaluated]),
+        parts: &[Vec<GameId>],
+    ) -> Result<Moves, HackenbushError> {
+        let mut moves = Moves::default();
+        let mine = if self.left { Edge::Blue } else { Edge::Red };
+        let (graphs, evaluated) = graphs;
+        for k in 0..parts.len() {
+            let mut rest: Vec<GameId> = parts[..k]
+                .iter()
+                .chain(&parts[k + 1..])
+                .flatten()
+                .copied()
+                .collect();
+            let mut found: Vec<(usize, char)> = Vec::new();
+            if k >= trees.len() {
+                let i = k - trees.len();
+                // A graph's winning cuts are found against the rest of the sum as one game
+                // (`graph::winning_cuts`): built when the sum was, or when it is a nimber.
+                let Some(need) = self.rest_negated(&rest)? else {
+                    moves.not_searched.push(k + 1);
+                    continue;
+                };
+                let Some(cuts) =
+                    super::graph::winning_cuts(self.ev, &mut evaluated[i], need, self.left)?
+                else {
+                    moves.not_searched.push(k + 1);
+                    continue;
+                };
+                if !cuts.complete {
+                    moves.partly_searched.push(k + 1);
+                }
+                for j in cuts.edges {
+                    found.push((j, letter(graphs[i].colour(j))));
+                }
+            } else {
+                let tree = &trees[k];
+                let mut cuts = Vec::new();
+                let candidates = (1..=tree.edges()).filter(|&j| {
+                    let e = tree.colour(j);
+                    e == mine || e == Edge::Green
+                });
+                match &tables[k] {
+                    Table::Prefixes(prefixes) => {
+                        for j in candidates {
+                            if self.wins(&[prefixes[j - 1]], &mut rest)? {
+                                cuts.push(j);
+                            }
+                        }
+                    }
+                    Table::Vertices(_) if tree.is_string() => {
+                        // A green string: cutting edge j leaves *(j - 1).
+                        for j in candidates {
+                            let below = self.ev.arena.nimber(j as u64 - 1);
+                            if self.wins(&[below], &mut rest)? {
+                                cuts.push(j);
+                            }
+                        }
+                    }
+                    Table::Vertices(values) => {
+                        if let Some(t) = self.green_target(&rest)? {
+                            cuts = green_cuts_to(tree, values, &self.ev.arena, t);
+                        } else if tree.edges() > MAX_PATH_MOVES_EDGES {
+                            moves.not_searched.push(k + 1);
+                            continue;
+                        } else {
+                            let mut memo: HashMap<usize, GameId> = HashMap::new();
+                            for j in candidates {
+                                let c = cut_value(self.ev, tree, values, j, &mut memo)?;
+                                if self.wins(&[c], &mut rest)? {
+                                    cuts.push(j);
+                                }
+                            }
+                        }
+                    }
+                    Table::Branches(b) => {
+                        if b.inner_edges() > MAX_PATH_MOVES_EDGES {
+                            moves.not_searched.push(k + 1);
+                            continue;
+                        }
+                        for j in candidates {
+                            let after = b.cut(self.ev, tree, j)?;
+                            if self.wins(&after, &mut rest)? {
+                                cuts.push(j);
+                            }
+                        }
+                    }
+                }
+                found.extend(cuts.into_iter().map(|j| (j, letter(tree.colour(j)))));
+            }
+            moves.count += found.len();
+            for (j, colour) in found {
                 if moves.listed.len() < MAX_LISTED_MOVES {
                     moves.listed.push(Move {
                         component: k + 1,
                         edge: j,
-                        colour: letter(graphs[i].colour(j)),
+                        colour,
                     });
                 }
             }
-            continue;
         }
-        let tree = &trees[k];
-        let mut found: Vec<usize> = Vec::new();
-        if tree.is_string() {
-            let by_prefixes = tree.by_prefixes();
-            for j in 1..=tree.edges() {
-                let e = tree.colour(j);
-                if e != mine && e != Edge::Green {
-                    continue;
-                }
-                let below = if by_prefixes {
-                    tables[k][j - 1]
-                } else {
-                    ev.arena.nimber(j as u64 - 1)
-                };
-                if wins(ev, below) {
-                    found.push(j);
-                }
-            }
-        } else if let (true, Kind::Nimber(_) | Kind::Number(Dyadic::ZERO)) =
-            (tree.all_green(), ev.arena.kind(need))
-        {
-            let t = match ev.arena.kind(need) {
-                Kind::Nimber(t) => t,
-                _ => 0,
-            };
-            found = green_cuts_to(tree, &tables[k], &ev.arena, t);
-        } else if tree.edges() > MAX_PATH_MOVES_EDGES {
-            moves.not_searched.push(k + 1);
-            continue;
-        } else {
-            let mut memo: HashMap<usize, GameId> = HashMap::new();
-            for j in 1..=tree.edges() {
-                let e = tree.colour(j);
-                if e != mine && e != Edge::Green {
-                    continue;
-                }
-                let c = cut_value(ev, tree, &tables[k], j, &mut memo)?;
-                if wins(ev, c) {
-                    found.push(j);
-                }
-            }
-        }
-        moves.count += found.len();
-        for j in found {
-            if moves.listed.len() < MAX_LISTED_MOVES {
-                moves.listed.push(Move {
-                    component: k + 1,
-                    edge: j,
-                    colour: letter(tree.colour(j)),
-                });
-            }
-        }
+        Ok(moves)
     }
-    Ok(moves)
 }
 
 /// The value of a tree after cutting edge `j`, recomputed along the path to the ground.
@@ -862,6 +1078,14 @@ mod tests {
             let trees: Vec<Tree> = texts.iter().map(|t| parse_tree(t).unwrap()).collect();
             prop_assume!(trees.iter().map(|t| t.edges()).sum::<usize>() <= 14);
             let a = analyze(&texts).unwrap();
+            // The same sum with its form left unbuilt: outcome and moves from the sum search.
+            let unbuilt = Limits { max_sum_cost: 0.0, ..Limits::default() };
+            let b = analyze_trees(texts.clone(), trees.clone(), Vec::new(), unbuilt).unwrap();
+            prop_assert_eq!(b.outcome, a.outcome);
+            prop_assert_eq!(&b.left_moves, &a.left_moves);
+            prop_assert_eq!(&b.right_moves, &a.right_moves);
+            prop_assert_eq!(b.sum.not_built.is_some(), texts.len() > 1);
+            prop_assert_eq!(&b.sum.mean, &a.sum.mean);
             let full: Vec<u64> = trees.iter().map(|t| (1u64 << (t.edges() + 1)) - 2).collect();
             let mut memo = HashMap::new();
             let lw = wins(&trees, &full, true, &mut memo);
@@ -896,6 +1120,72 @@ mod tests {
                 prop_assert_eq!(listed, searched);
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Sums of longer random strings and trees, too long for the explicit search: the sum
+        /// search gives the outcome and the winning moves that the built canonical form gives.
+        #[test]
+        fn unbuilt_sums_match_built_ones(
+            strings in prop::collection::vec(string_text(24), 2..4),
+            tree in tree_text(),
+        ) {
+            let mut texts = strings;
+            texts.push(tree);
+            let trees: Vec<Tree> = texts.iter().map(|t| parse_tree(t).unwrap()).collect();
+            let built = Limits { max_sum_cost: f64::INFINITY, ..Limits::default() };
+            let a = analyze_trees(texts.clone(), trees.clone(), Vec::new(), built).unwrap();
+            prop_assert!(a.sum.not_built.is_none());
+            let unbuilt = Limits { max_sum_cost: 0.0, ..Limits::default() };
+            let b = analyze_trees(texts.clone(), trees, Vec::new(), unbuilt).unwrap();
+            prop_assert!(b.sum.not_built.is_some());
+            prop_assert_eq!(b.outcome, a.outcome, "{:?}", texts);
+            prop_assert_eq!(&b.left_moves, &a.left_moves);
+            prop_assert_eq!(&b.right_moves, &a.right_moves);
+            prop_assert_eq!(&b.sum.mean, &a.sum.mean);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// A mixed tree by chains and ground branches (`branches.rs`) has the value of the
+        /// ordinal-sum computation over every vertex, and each cut leaves the value that the
+        /// recomputation along the path to the ground finds.
+        #[test]
+        fn branches_match_vertex_values(text in tree_text()) {
+            let tree = parse_tree(&text).unwrap();
+            prop_assume!(!tree.all_green() && tree.edges() > 0);
+            let mut ev = Evaluator { arena: Arena::new() };
+            let values = ev.vertex_values(&tree).unwrap();
+            let b = Branches::compute(&mut ev, &tree, &text).unwrap();
+            let parts = b.parts();
+            prop_assert_eq!(ev.arena.add_all(&parts).unwrap(), values[0], "{}", text);
+            for j in 1..=tree.edges() {
+                let after = b.cut(&mut ev, &tree, j).unwrap();
+                let by_path = cut_value(&mut ev, &tree, &values, j, &mut HashMap::new()).unwrap();
+                prop_assert_eq!(ev.arena.add_all(&after).unwrap(), by_path, "{} cut {}", text, j);
+            }
+        }
+    }
+
+    /// A fork above the ground whose branches are two long mixed strings needs their sum's
+    /// canonical form; it is refused with the edge named, while the same branches on the
+    /// ground are decided.
+    #[test]
+    fn forks_above_long_branches_are_refused() {
+        let s: String = "BGRRGB".repeat(50);
+        let t: String = "RGBBGR".repeat(50);
+        let err = analyze(&[format!("B({s},{t}G)")]).unwrap_err();
+        assert!(
+            matches!(err, HackenbushError::ForkTooLarge { edge: 1, .. }),
+            "{err}"
+        );
+        let a = analyze(&[format!("({s},{t}G)")]).unwrap();
+        assert!(a.components[0].2.not_built.is_some());
+        assert!(a.sum.not_built.is_some());
     }
 
     #[test]

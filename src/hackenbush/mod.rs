@@ -12,6 +12,7 @@
 //! is `x + *n`, a number plus a nimber, and its [`Outcome`] follows: Left wins if `x > 0`, Right
 //! if `x < 0`, and for `x = 0` the first player wins exactly when `n ≠ 0`.
 
+mod branches;
 mod dyadic;
 mod forms;
 mod graph;
@@ -98,13 +99,13 @@ pub enum HackenbushError {
         /// The budget of option entries.
         entries: usize,
     },
-    /// The sum of two components with large canonical forms.
-    #[error("components {} and {} have canonical forms of {} and {} subgames; building their sum's canonical form would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (analyse them one at a time, or shorten them)", components.0, components.1, subgames.0, subgames.1)]
-    SumTooLarge {
-        /// The two components, from 1.
-        components: (usize, usize),
-        /// Their counts of subgames that are neither numbers nor nimbers.
-        subgames: (u64, u64),
+    /// A fork above the ground whose branches' sum is too costly a canonical form.
+    #[error("'{string}': the branches above edge {edge} fork, and the edges below need their sum's canonical form (an ordinal sum), which would cost about {cost:.1e} steps, beyond the limit of {max:.0e} (forks on the ground have no such limit)")]
+    ForkTooLarge {
+        /// The component.
+        string: String,
+        /// The edge the branches stand on, from 1.
+        edge: usize,
         /// The estimated cost.
         cost: f64,
         /// The largest cost accepted.

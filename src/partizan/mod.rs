@@ -38,11 +38,13 @@
 //! machine; `crate::hackenbush` now builds their forms without comparisons and hands them over
 //! with [`Arena::adopt_canonical`] (10,000 edges in about 2 s). Sums of such games remain
 //! costly: two random 100-edge strings take about 4 s of CPU, two of 200 edges exhaust the
-//! default budget after about 20 s (`hackenbush` refuses such sums up front).
+//! default budget after about 20 s. Who wins such a sum, and by which moves, is decided
+//! without building its form by [`SumSearch`] (`sums.rs`).
 
 mod canon;
 pub mod notation;
 mod ops;
+mod sums;
 pub mod thermograph;
 
 use std::collections::{HashMap, HashSet};
@@ -53,6 +55,7 @@ use thiserror::Error;
 
 pub use crate::hackenbush::Dyadic;
 use crate::hackenbush::MAX_EXP;
+pub use sums::{SumSearch, DEFAULT_SEARCH_POSITIONS};
 
 /// A canonical game in an [`Arena`]: equal games have identical ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -85,6 +88,12 @@ pub enum PartizanError {
     /// The arena's budget of nodes and memo entries is used up.
     #[error("the computation needs more than {limit} game nodes and memo entries (the memory budget); the input is too large for canonical forms")]
     TooLarge {
+        /// The budget.
+        limit: usize,
+    },
+    /// A [`SumSearch`] met more positions than its budget.
+    #[error("deciding the sum's outcome met more than {limit} positions of its parts (the search budget); the sum is too large to decide")]
+    SearchTooLarge {
         /// The budget.
         limit: usize,
     },

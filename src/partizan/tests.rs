@@ -422,3 +422,79 @@ proptest! {
         }
     }
 }
+
+fn hot_form(h: &Hot) -> Form {
+    match h {
+        Hot::Int(0) => Form {
+            left: vec![],
+            right: vec![],
+        },
+        Hot::Int(k) if *k > 0 => Form {
+            left: vec![hot_form(&Hot::Int(k - 1))],
+            right: vec![],
+        },
+        Hot::Int(k) => Form {
+            left: vec![],
+            right: vec![hot_form(&Hot::Int(k + 1))],
+        },
+        Hot::Game(l, r) => Form {
+            left: l.iter().map(hot_form).collect(),
+            right: r.iter().map(hot_form).collect(),
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// [`SumSearch`] decides sums of up to four canonical games, without building them, as an
+    /// explicit search over the sum's forms does: games of all kinds (numbers, nimbers, ups,
+    /// hot games), a game beside its own negative and a near copy of it, with and without the
+    /// bounds deciding. One search is shared by all its questions, as in `hackenbush`.
+    #[test]
+    fn sum_search_matches_explicit_search(
+        f in form_strategy(),
+        g in form_strategy(),
+        h in hot_strategy(),
+        k in hot_strategy(),
+        which in 0usize..4,
+    ) {
+        let mut a = Arena::new();
+        let forms = [f, g, hot_form(&h), hot_form(&k)];
+        let ids: Vec<GameId> = forms.iter().map(|x| build(&mut a, x)).collect();
+        let mut search = SumSearch::new();
+        // Sums of one to four of them, and one of them beside its negative plus another.
+        for n in 1..=4 {
+            let got = search.outcome(&mut a, &ids[..n]).unwrap();
+            prop_assert_eq!(got, searched_outcome(&forms[..n]), "first {}", n);
+        }
+        let minus = a.neg(ids[which]).unwrap();
+        let other = (which + 1) % 4;
+        let got = search.outcome(&mut a, &[ids[which], minus, ids[other]]).unwrap();
+        let explicit = [forms[which].clone(), neg_form(&forms[which]), forms[other].clone()];
+        prop_assert_eq!(got, searched_outcome(&explicit));
+        let got = search.outcome(&mut a, &[minus, ids[other], ids[other]]).unwrap();
+        let explicit = [neg_form(&forms[which]), forms[other].clone(), forms[other].clone()];
+        prop_assert_eq!(got, searched_outcome(&explicit));
+    }
+}
+
+#[test]
+fn sum_search_refuses_beyond_its_budget() {
+    // ↑ + ↑ + ↓ + * needs a few positions: with a budget of one the search is refused.
+    let mut a = Arena::new();
+    let up = crate::partizan::notation::up(&mut a);
+    let down = a.neg(up).unwrap();
+    let star = a.nimber(1);
+    let parts = [up, up, star, down, down, up, star];
+    let mut small = SumSearch::with_limit(1);
+    assert_eq!(
+        small.outcome(&mut a, &parts),
+        Err(PartizanError::SearchTooLarge { limit: 1 })
+    );
+    // ↑ + ↑ + ↓ + ↓ + ↑ = ↑ > 0.
+    assert_eq!(
+        SumSearch::new().outcome(&mut a, &parts).unwrap(),
+        Outcome::Left
+    );
+}

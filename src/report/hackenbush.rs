@@ -144,6 +144,9 @@ fn label(text: &str) -> String {
 
 /// A value for people: CGSuite's notation, with a mixed number after a fraction above 1.
 fn value_line(v: &ValueReport) -> String {
+    if let Some(reason) = &v.not_built {
+        return format!("canonical form not built ({reason})");
+    }
     let Some(text) = &v.text else {
         return format!(
             "(canonical form longer than {} characters; not printed)",
@@ -222,19 +225,23 @@ pub fn write_analysis_text<W: Write>(out: W, a: &Analysis) -> io::Result<()> {
     for (l, (_, _, v)) in labels.iter().zip(&a.components) {
         writeln!(out, "{l:<width$}  {}", value_line(v))?;
     }
-    if a.components.len() > 1 {
-        writeln!(out, "{:<width$}  {}", "sum", value_line(&a.sum))?;
-    }
     let v = &a.sum;
-    if v.stops.0 != v.stops.1 {
+    if let Some(reason) = &v.not_built {
         writeln!(
             out,
-            "{:<width$}  Left {}, Right {}",
-            "stops", v.stops.0, v.stops.1
+            "{:<width$}  canonical form not built ({reason}); outcome and winning moves decided without it",
+            "sum"
         )?;
+    } else if a.components.len() > 1 {
+        writeln!(out, "{:<width$}  {}", "sum", value_line(v))?;
     }
-    if let (Some(m), Some(t)) = (&v.mean, &v.temperature) {
-        writeln!(out, "{:<width$}  {m}, temperature {t}", "mean")?;
+    if let Some((l, r)) = v.stops.as_ref().filter(|(l, r)| l != r) {
+        writeln!(out, "{:<width$}  Left {l}, Right {r}", "stops")?;
+    }
+    match (&v.mean, &v.temperature) {
+        (Some(m), Some(t)) => writeln!(out, "{:<width$}  {m}, temperature {t}", "mean")?,
+        (Some(m), None) => writeln!(out, "{:<width$}  {m}", "mean")?,
+        _ => {}
     }
     writeln!(
         out,
@@ -273,20 +280,22 @@ struct ComponentJson<'a> {
 struct ValueJson<'a> {
     value: Option<&'a str>,
     form: Option<&'a crate::partizan::notation::Form>,
-    left_stop: &'a str,
-    right_stop: &'a str,
+    left_stop: Option<&'a str>,
+    right_stop: Option<&'a str>,
     mean: Option<&'a str>,
     temperature: Option<&'a str>,
+    not_built: Option<&'a str>,
 }
 
 fn value_json(v: &ValueReport) -> ValueJson<'_> {
     ValueJson {
         value: v.text.as_deref(),
         form: v.form.as_ref(),
-        left_stop: &v.stops.0,
-        right_stop: &v.stops.1,
+        left_stop: v.stops.as_ref().map(|s| s.0.as_str()),
+        right_stop: v.stops.as_ref().map(|s| s.1.as_str()),
         mean: v.mean.as_deref(),
         temperature: v.temperature.as_deref(),
+        not_built: v.not_built.as_deref(),
     }
 }
 
@@ -308,7 +317,8 @@ pub struct AnalysisJson<'a> {
 
 /// The JSON object of an analysis: `components` (each with `component`, `edges`, `value` in
 /// CGSuite's notation or null when too long, `form` nested `{"value","left","right"}` or null
-/// when too large, stops, `mean`, `temperature`), the same keys for the sum, `outcome`
+/// when too large, stops, `mean`, `temperature`, and `not_built`: null, or why the form was
+/// too costly to build, when all but `mean` are null), the same keys for the sum, `outcome`
 /// (`L`, `R`, `P`, `N`) and `winning_moves` for `left` and `right` (`count`, `listed` moves
 /// `{component, edge, colour}`, `not_searched` components, `partly_searched` components whose
 /// moves were searched only in part, so that `count` is a lower bound).
