@@ -4,7 +4,7 @@
 # that x86 tiers are refused, the engine's tests, and values bit for bit against this machine's
 # own build. Emulated timings mean nothing about ARM's speed; this checks correctness only.
 #
-# Usage: scripts/check-aarch64.sh           (about 15-25 min on 2 cores, most of it building)
+# Usage: scripts/check-aarch64.sh           (about 20 min on 2 cores, most of it building)
 #        CHECK_AARCH64_TESTS=all scripts/check-aarch64.sh   also every other integration test
 #        CHECK_AARCH64_GRUNDY=1 scripts/check-aarch64.sh    also Grundy's game past its first
 #                                                            value 256 (long under emulation)
