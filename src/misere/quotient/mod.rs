@@ -98,6 +98,37 @@
 //!
 //! The plain first versions of the candidate construction and of the closure are kept for the
 //! tests (`reference.rs`), which check the fast ones against them on random codes.
+//!
+//! # Stopping, and the memory held
+//! A step looks at a stop check ([`QuotientSolver::step_until`]) between candidates, every
+//! [`closure::STOP_EVERY`] states of a verification and in the long loops of a candidate's
+//! construction, so a signal ends a heap within milliseconds; the solver is then back at the
+//! heaps before, as after any error. Memory is bounded the same way ([`limits`]): each table,
+//! each unreduced candidate and each verification is sized before it is allocated, against the
+//! limit less what the solver holds (its quotient, the copy kept while a step is under way, its
+//! closure); what does not fit ends the heap with [`QuotientError::Memory`]. The estimates are
+//! upper bounds (0.07 under a 200 MiB limit peaks at 130 MB resident), so a limit below the
+//! machine's memory means the process is never killed for memory.
+//!
+//! # The frontier: 0.07's heap 34
+//! Measured (2026-11, `perf record -e cpu-clock`, a trace of each candidate): the first
+//! candidate for heap 34 (`Q_33 × ⟨x⟩`, order 1,580) fails, and each recalibration then builds
+//! on the last *failed* candidate, so the reduced orders climb to 6,000–16,000 (tables of
+//! 0.15–1 GB, 2 GB resident). Each candidate costs 0.1–3.6 s to build and 0.3–8 s to verify:
+//! 40 % of the time is the closure's gather, 31 % the candidate construction, 5 % `apply`, and
+//! about 8 % page faults on fresh tables. The failing positions settle into `34^k·30^j·25·…`
+//! with `k` and `j` one larger each round: a freed heap's cyclic part gets index
+//! `max(its index, its copies in the position) + 1`, so the search creeps up one power a
+//! candidate, and gives up after [`MAX_RECALIBRATIONS`] (about 4 minutes of CPU) with
+//! [`QuotientError::Refinement`]. MisereSolver's recalibration is the same search (subsets of
+//! the failing position's heaps, smallest first, from the last failed candidate) and does not
+//! finish heap 34 either; its failures are the lexicographically least ones, which strictly
+//! increase from candidate to candidate, while ours are the fewest-heap failures the
+//! breadth-first closure meets first, and can go back (`[34,28,25,18]` came after
+//! `[34,34,34,25,22,…]`). What would change this, not done: the lexicographically least
+//! failure (a search over the closure's states by largest heap first), recalibration from
+//! `Q_33` with the union of the freed heaps rather than from the last failed candidate, and an
+//! index that grows geometrically.
 
 pub mod closure;
 mod fxhash;
