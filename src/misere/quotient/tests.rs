@@ -126,7 +126,7 @@ fn dawson(
 /// heaps before it, as an uninterrupted run computes them; a stop never asked changes nothing.
 #[test]
 fn a_stop_keeps_the_heaps_before_it() {
-    let (full, order, e) = dawson(30, usize::MAX, &|| false);
+    let (_, order, e) = dawson(30, usize::MAX, &|| false);
     assert!(e.is_none());
     assert_eq!(order, 360);
     let mut inside = 0;
