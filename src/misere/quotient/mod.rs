@@ -424,7 +424,8 @@ impl QuotientSolver {
         let in_p = |e: usize| cols[e / q][e % q];
         let (class, count) = monoid::reduce(q * len, &in_p, &mul_gen, ng + 1);
         let x_class = class[cap(1) * q];
-        if limits::table_bytes(count) + limits::closure_floor(count) > self.budget() {
+        // A new quotient needs its table and room to verify it (an old element, nothing).
+        if count != q && limits::table_bytes(count) + limits::closure_floor(count) > self.budget() {
             return Err(memory(count));
         }
         let failure = if count == q {
