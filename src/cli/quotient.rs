@@ -79,6 +79,10 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
             QuotientError::Memory { .. } => "; give a larger --max-memory to go further",
             _ => "",
         };
+        // The refinement error says already which heaps are kept.
+        if let QuotientError::Refinement { .. } = e {
+            return Err(anyhow::anyhow!("{e}; it is printed"));
+        }
         return Err(anyhow::anyhow!(
             "{e}; the quotient of heaps 0 .. {} is printed{hint}",
             report.report.last_heap
