@@ -121,8 +121,11 @@ def cost_estimate(game: Game, n: Count) -> Optional[Json]:
     """The O(N^3) cost estimate (game, count, options, seconds) that values(), summary(),
     compute() and play() warn with (UserWarning), or None when no warning is due."""
 
-def quotient(game: Game, max_heap: Optional[Count] = None) -> Json:
-    """The dict of `nimseq quotient GAME [--max-heap N] --json` (misère quotient)."""
+def quotient(
+    game: Game, max_heap: Optional[Count] = None, max_memory: Optional[Count] = None
+) -> Json:
+    """The dict of `nimseq quotient GAME [--max-heap N] [--max-memory BYTES] --json` (misère
+    quotient); max_memory defaults to half the memory available."""
 
 def survey_misere(
     pattern: str,

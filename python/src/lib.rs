@@ -584,28 +584,52 @@ fn component_list(components: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// certified, certified_at, stable_from, preperiod, period, heaps, identity, p, table,
 /// presentation, changes, … `stopped` (why it ended uncertified, else None), `tame` (is it
 /// isomorphic to a quotient T_n of misère Nim) and `tame_index` (that n, else None).
+/// max_memory: bytes the computation may hold (default half the memory available); a heap that
+/// needs more ends it, and `stopped` says so. Ctrl-C is seen within a heap too.
 #[pyfunction]
-#[pyo3(signature = (game, max_heap = None))]
+#[pyo3(signature = (game, max_heap = None, max_memory = None))]
 fn quotient<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     max_heap: Option<&Bound<'py, PyAny>>,
+    max_memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let code = rule_of(game)?.code();
     let max = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
-    let mut interrupted: Option<PyErr> = None;
-    let result = py.detach(|| {
-        api::quotient(&code, max, |_, _| {
-            match Python::attach(|py| py.check_signals()) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    interrupted = Some(e);
-                    ControlFlow::Break(())
-                }
+    let memory = max_memory.map(|m| count_of(m, "max_memory")).transpose()?;
+    if memory == Some(0) {
+        return Err(PyValueError::new_err("max_memory must be at least 1 byte"));
+    }
+    let interrupted: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
+    let stop = || -> bool {
+        let mut slot = interrupted.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_some() {
+            return true;
+        }
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                *slot = Some(e);
+                true
             }
-        })
+        }
+    };
+    let result = py.detach(|| {
+        api::quotient_until(
+            &code,
+            max,
+            memory,
+            |_, _| {
+                if stop() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+            &stop,
+        )
     });
-    if let Some(e) = interrupted {
+    if let Some(e) = interrupted.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
     let (r, _) = result.map_err(|e| api_exception(e, None))?;

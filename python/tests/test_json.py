@@ -148,3 +148,13 @@ def test_quotient_r8():
     assert (q["tame"], q["tame_index"]) == (False, None)
     m = nimseq.quotient("0.121")
     assert (m["order"], m["tame"], m["tame_index"]) == (6, True, 2)
+
+
+def test_quotient_memory_limit_stops_with_the_partial_quotient():
+    # 0.07 needs a candidate of 712 elements at heap 30: more than 70 MiB leaves.
+    q = nimseq.quotient("0.07", 40, max_memory=70 * 2**20)
+    assert q["certified"] is False
+    assert "memory limit" in q["stopped"]
+    assert 20 <= q["last_heap"] < 34
+    with pytest.raises(ValueError):
+        nimseq.quotient("0.07", 10, max_memory=0)

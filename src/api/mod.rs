@@ -35,7 +35,10 @@ pub use cost::{cost_warning, CostEstimate, OPTIONS_PER_SECOND, WARN_SECONDS};
 pub use error::{held, table_error_is_input, ApiError, CountOf, ThreadsError};
 pub use period::{default_period_max, period, PeriodOptions};
 pub use play::{play, play_from_table, MAX_LISTED, MAX_OPTIONS};
-pub use quotient::{quotient, QUOTIENT_DEFAULT_MAX_HEAP, QUOTIENT_MAX_HEAP, QUOTIENT_STATE_LIMIT};
+pub use quotient::{
+    default_quotient_memory, quotient, quotient_until, QUOTIENT_DEFAULT_MAX_HEAP,
+    QUOTIENT_MAX_HEAP, QUOTIENT_STATE_LIMIT,
+};
 pub use report::{report, report_from_table, ReportData};
 pub use run::{
     check_threads, checked_count, estimated_options, executor, is_costly, reported_period,

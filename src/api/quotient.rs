@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use super::ApiError;
-use crate::misere::quotient::QuotientError;
+use crate::misere::quotient::{Limits, QuotientError};
 use crate::misere::tame::Classified;
 use crate::rules::Rule;
 
@@ -25,7 +25,28 @@ pub const QUOTIENT_STATE_LIMIT: usize = 20_000_000;
 pub fn quotient(
     game: &str,
     max_heap: Option<u64>,
+    progress: impl FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<(Classified, Option<QuotientError>), ApiError> {
+    quotient_until(game, max_heap, None, progress, &|| false)
+}
+
+/// The memory a quotient may hold when no limit is given: half the memory available
+/// (`MemAvailable`), or 4 GiB where that cannot be read.
+pub fn default_quotient_memory() -> u64 {
+    crate::resources::available_memory().map_or(4 << 30, |a| a / 2)
+}
+
+/// [`quotient`] holding at most `max_memory` bytes (default [`default_quotient_memory`]):
+/// a heap that needs more ends the computation with [`QuotientError::Memory`] and the quotient
+/// of the heaps before. `stop` is looked at during each heap (between candidates, and every
+/// few hundred states of a verification): when it returns true the computation ends within
+/// milliseconds with the heaps done before, and the report says it was interrupted (no error).
+pub fn quotient_until(
+    game: &str,
+    max_heap: Option<u64>,
+    max_memory: Option<u64>,
     mut progress: impl FnMut(usize, usize) -> ControlFlow<()>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(Classified, Option<QuotientError>), ApiError> {
     let rule = Rule::parse(game)?;
     let max = max_heap.unwrap_or(QUOTIENT_DEFAULT_MAX_HEAP);
@@ -36,14 +57,24 @@ pub fn quotient(
         });
     }
     let mut broke = false;
-    let (solver, err) =
-        crate::misere::quotient::compute(&rule, max as usize, QUOTIENT_STATE_LIMIT, |n, s| {
+    let memory = max_memory.unwrap_or_else(default_quotient_memory);
+    let limits = Limits {
+        states: QUOTIENT_STATE_LIMIT,
+        memory: usize::try_from(memory).unwrap_or(usize::MAX),
+    };
+    let (solver, mut err) =
+        crate::misere::quotient::compute_until(&rule, max as usize, limits, stop, |n, s| {
             let flow = progress(n, s.monoid().order);
             broke = flow.is_break();
             flow
         });
     let mut report = solver.report();
-    if !report.certified {
+    if let Some(QuotientError::Stopped { heap }) = err {
+        // Not a failure: the caller asked to stop.
+        err = None;
+        report.stopped = Some(format!("interrupted during heap {heap}"));
+    }
+    if !report.certified && report.stopped.is_none() {
         report.stopped = Some(match &err {
             Some(e) => e.to_string(),
             None if broke => format!("interrupted after heap {}", report.last_heap),

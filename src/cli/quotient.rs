@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 use clap::Args;
 
 use nimseq::api;
+use nimseq::misere::quotient::QuotientError;
 use nimseq::report;
 use nimseq::rules::Rule;
 
@@ -24,33 +25,47 @@ pub struct QuotientArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Hold at most this much memory: 8G, 512M, 2^30 (bytes; K, M, G, T are powers of 1024).
+    /// Tables and verification states are sized before they are allocated; a heap that needs
+    /// more stops the command (exit 1) with the quotient of the heaps before. Default: half
+    /// the memory available when the command starts.
+    #[arg(long, value_name = "SIZE", value_parser = memory_arg)]
+    max_memory: Option<u64>,
     #[command(flatten)]
     bar: BarArgs,
 }
 
-/// Prints the quotient; exit 1 when it stopped on an error (after printing what it has), 130
-/// on Ctrl-C after the heap under way (likewise); a second Ctrl-C exits at once.
+/// Prints the quotient; exit 1 when it stopped on an error such as the memory limit (after
+/// printing what it has), 130 on Ctrl-C and 143 on SIGTERM (likewise, with the heaps finished:
+/// the heap under way is abandoned within milliseconds); a second Ctrl-C exits at once.
 pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
     let rule = Rule::parse(&args.game).map_err(usage)?;
     let max = args.max_heap.unwrap_or(api::QUOTIENT_DEFAULT_MAX_HEAP);
     let signals = Signals::catch()?;
-    // A heap can take long on a large quotient and the flag is read between heaps: a second
-    // SIGINT or SIGTERM ends the process at once.
+    // The flag is read between heaps and during each (between candidates, and every few
+    // hundred verification states); a second SIGINT or SIGTERM ends the process at once.
     let again = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, again.clone())?;
         signal_hook::flag::register(sig, again.clone())?;
     }
     let mut bar = Bar::new(max + 1, &args.bar);
-    let (report, err) = api::quotient(&args.game, Some(max), |n, order| {
-        bar.set_position(n as u64 + 1);
-        bar.set_message(&format!("|Q| = {order}"));
-        if signals.received().is_some() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    })
+    let stop = || signals.received().is_some();
+    let (report, err) = api::quotient_until(
+        &args.game,
+        Some(max),
+        args.max_memory,
+        |n, order| {
+            bar.set_position(n as u64 + 1);
+            bar.set_message(&format!("|Q| = {order}"));
+            if stop() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+        &stop,
+    )
     .map_err(super::api_error)?;
     bar.finish();
     let out = std::io::stdout().lock();
@@ -60,17 +75,77 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
         report::write_quotient_text(out, &rule, &report)?;
     }
     if let Some(e) = err {
+        let hint = match e {
+            QuotientError::Memory { .. } => "; give a larger --max-memory to go further",
+            _ => "",
+        };
+        // The refinement error says already which heaps are kept.
+        if let QuotientError::Refinement { .. } = e {
+            return Err(anyhow::anyhow!("{e}; it is printed"));
+        }
         return Err(anyhow::anyhow!(
-            "{e}; the quotient of heaps 0 .. {} is printed",
+            "{e}; the quotient of heaps 0 .. {} is printed{hint}",
             report.report.last_heap
         ));
     }
     if let Some(signal) = signals.received() {
         return Err(Interrupted {
             signal,
-            message: format!("stopped by a signal after heap {}", report.report.last_heap),
+            message: format!(
+                "stopped by {}: the quotient of heaps 0 .. {} is printed",
+                if signal == signal_hook::consts::SIGTERM {
+                    "SIGTERM"
+                } else {
+                    "SIGINT"
+                },
+                report.report.last_heap
+            ),
         }
         .into());
     }
     Ok(())
+}
+
+/// A memory size: a count (`2^30`, `4e9`) or a number with a binary suffix (`512M`, `8G`,
+/// `8GiB`).
+fn memory_arg(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let stripped = lower
+        .strip_suffix("ib")
+        .or_else(|| lower.strip_suffix('b'))
+        .unwrap_or(&lower);
+    let (num, shift) = match stripped.chars().last() {
+        Some('k') => (&stripped[..stripped.len() - 1], 10),
+        Some('m') => (&stripped[..stripped.len() - 1], 20),
+        Some('g') => (&stripped[..stripped.len() - 1], 30),
+        Some('t') => (&stripped[..stripped.len() - 1], 40),
+        _ => (stripped, 0),
+    };
+    let bad = || format!("'{s}' is not a memory size (8G, 512M, 2^30)");
+    let n = super::count_arg(num).map_err(|_| bad())?;
+    let bytes = n.checked_mul(1 << shift).ok_or_else(bad)?;
+    if bytes == 0 {
+        return Err(format!("--max-memory must be at least 1 byte, not '{s}'"));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_arg;
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(memory_arg("8G"), Ok(8 << 30));
+        assert_eq!(memory_arg("8GiB"), Ok(8 << 30));
+        assert_eq!(memory_arg("512m"), Ok(512 << 20));
+        assert_eq!(memory_arg("2^30"), Ok(1 << 30));
+        assert_eq!(memory_arg("4e9"), Ok(4_000_000_000));
+        assert_eq!(memory_arg("1K"), Ok(1024));
+        assert!(memory_arg("0").is_err());
+        assert!(memory_arg("lots").is_err());
+        assert!(memory_arg("-1G").is_err());
+        assert!(memory_arg("99999999999T").is_err());
+    }
 }

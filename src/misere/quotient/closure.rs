@@ -36,6 +36,24 @@ pub enum ClosureError {
     Inconsistent(Vec<usize>),
     /// Too many states.
     TooMany,
+    /// The caller's stop check asked to stop (checked every [`STOP_EVERY`] states).
+    Stopped,
+}
+
+/// States handled between two calls of a stop check: at most some milliseconds of work on the
+/// largest quotients met (a state costs a gather of `|Q|` bits per distinct heap element).
+pub const STOP_EVERY: usize = 256;
+
+/// Bytes a closure over a monoid of `order` elements holds besides its states: its copy of the
+/// table and the rows `P/t`.
+pub fn fixed_bytes(order: usize) -> usize {
+    order * order * 4 + order * order.div_ceil(64) * 8 + order
+}
+
+/// Bytes a state costs at most, growth of the vectors included: its words (twice, as a vector
+/// doubles), its parent, and up to four slots of the open-addressing table while it grows.
+pub fn bytes_per_state(order: usize) -> usize {
+    2 * (order.div_ceil(64) + 1) * 8 + 2 * 8 + 6 * 4
 }
 
 /// The set of reachable states for one candidate monoid, grown as heaps are added.
@@ -110,6 +128,17 @@ impl Closure {
         self.states.len() / (self.w + 1)
     }
 
+    /// Bytes held: states, parents, the open-addressing table, the copy of the monoid's table
+    /// and the rows `P/t`.
+    pub fn bytes(&self) -> usize {
+        self.states.capacity() * 8
+            + self.parents.capacity() * 8
+            + self.slots.len() * 4
+            + self.table.len() * 4
+            + self.quot.len() * 8
+            + self.p.len()
+    }
+
     /// Never empty (the empty position's state is always there).
     pub fn is_empty(&self) -> bool {
         false
@@ -164,6 +193,18 @@ impl Closure {
     /// Adds a heap with element `g` and option elements `opts` (sorted, distinct), then closes
     /// the set of states and checks each new one.
     pub fn add_heap(&mut self, heap: usize, g: u32, opts: &[u32]) -> Result<(), ClosureError> {
+        self.add_heap_until(heap, g, opts, &|| false)
+    }
+
+    /// [`Closure::add_heap`], calling `stop` every [`STOP_EVERY`] states: when it returns true
+    /// the closure ends with [`ClosureError::Stopped`] (and is of no further use).
+    pub fn add_heap_until(
+        &mut self,
+        heap: usize,
+        g: u32,
+        opts: &[u32],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), ClosureError> {
         let key = (g, opts.to_vec());
         if !self.seen_transitions.insert(key.clone()) {
             return Ok(());
@@ -186,6 +227,9 @@ impl Closure {
         let mut buf = vec![0u64; w + 1];
         let mut gathered = vec![0u64; w];
         for s in 0..old {
+            if s % STOP_EVERY == STOP_EVERY - 1 && stop() {
+                return Err(ClosureError::Stopped);
+            }
             self.gather(s, self.gs[gi], &mut gathered);
             self.apply(s, t_new, &gathered, &mut buf)?;
         }
@@ -194,6 +238,9 @@ impl Closure {
         let mut done = vec![false; self.gs.len()];
         let mut next = old;
         while next < self.len() {
+            if next % STOP_EVERY == STOP_EVERY - 1 && stop() {
+                return Err(ClosureError::Stopped);
+            }
             done.fill(false);
             for t in 0..self.transitions.len() {
                 let gi = self.transition_g[t];

@@ -98,9 +98,41 @@
 //!
 //! The plain first versions of the candidate construction and of the closure are kept for the
 //! tests (`reference.rs`), which check the fast ones against them on random codes.
+//!
+//! # Stopping, and the memory held
+//! A step looks at a stop check ([`QuotientSolver::step_until`]) between candidates, every
+//! [`closure::STOP_EVERY`] states of a verification and in the long loops of a candidate's
+//! construction, so a signal ends a heap within milliseconds; the solver is then back at the
+//! heaps before, as after any error. Memory is bounded the same way ([`limits`]): each table,
+//! each unreduced candidate and each verification is sized before it is allocated, against the
+//! limit less what the solver holds (its quotient, the copy kept while a step is under way, its
+//! closure); what does not fit ends the heap with [`QuotientError::Memory`]. The estimates are
+//! upper bounds (0.07 under a 200 MiB limit peaks at 130 MB resident), so a limit below the
+//! machine's memory means the process is never killed for memory.
+//!
+//! # The frontier: 0.07's heap 34
+//! Measured (2026-11, `perf record -e cpu-clock`, a trace of each candidate): the first
+//! candidate for heap 34 (`Q_33 × ⟨x⟩`, order 1,580) fails, and each recalibration then builds
+//! on the last *failed* candidate, so the reduced orders climb to 6,000–16,000 (tables of
+//! 0.15–1 GB, 2 GB resident). Each candidate costs 0.1–3.6 s to build and 0.3–8 s to verify:
+//! 40 % of the time is the closure's gather, 31 % the candidate construction, 5 % `apply`, and
+//! about 8 % page faults on fresh tables. The failing positions settle into `34^k·30^j·25·…`
+//! with `k` and `j` one larger each round: a freed heap's cyclic part gets index
+//! `max(its index, its copies in the position) + 1`, so the search creeps up one power a
+//! candidate, and gives up after [`MAX_RECALIBRATIONS`] (about 4 minutes of CPU) with
+//! [`QuotientError::Refinement`]. MisereSolver's recalibration is the same search (subsets of
+//! the failing position's heaps, smallest first, from the last failed candidate) and does not
+//! finish heap 34 either; its failures are the lexicographically least ones, which strictly
+//! increase from candidate to candidate, while ours are the fewest-heap failures the
+//! breadth-first closure meets first, and can go back (`[34,28,25,18]` came after
+//! `[34,34,34,25,22,…]`). What would change this, not done: the lexicographically least
+//! failure (a search over the closure's states by largest heap first), recalibration from
+//! `Q_33` with the union of the freed heaps rather than from the last failed candidate, and an
+//! index that grows geometrically.
 
 pub mod closure;
 mod fxhash;
+pub mod limits;
 pub mod monoid;
 #[cfg(test)]
 mod reference;
@@ -139,6 +171,27 @@ pub enum QuotientError {
         /// The limit.
         limit: usize,
     },
+    /// The caller's stop check asked to stop during heap `heap` (a signal).
+    #[error("stopped during heap {heap}")]
+    Stopped {
+        /// The heap under way.
+        heap: usize,
+    },
+    /// Heap `heap` needs more memory than the limit: a candidate's tables or the states of its
+    /// verification would pass `limit` bytes.
+    #[error(
+        "heap {heap} needs more than the memory limit of {} MiB (a candidate of {order} \
+         elements, or its verification)",
+        limit >> 20
+    )]
+    Memory {
+        /// The heap.
+        heap: usize,
+        /// The limit, in bytes.
+        limit: usize,
+        /// The order of the candidate (reduced, or not yet reduced) that did not fit.
+        order: usize,
+    },
     /// The powers of a new generator did not repeat within the limit.
     #[error("the powers of heap {heap}'s element did not repeat within {limit} columns")]
     LongCycle {
@@ -170,6 +223,10 @@ pub struct QuotientSolver {
     changes: Vec<(usize, usize)>,
     certified: Option<Period>,
     state_limit: usize,
+    /// Bytes the solver may hold at once (its quotient, a candidate, a verification).
+    memory_limit: usize,
+    /// Bytes of the copy of the quotient kept while a step is under way.
+    backup_bytes: usize,
 }
 
 impl QuotientSolver {
@@ -189,7 +246,29 @@ impl QuotientSolver {
             changes: vec![(0, 1)],
             certified: None,
             state_limit,
+            memory_limit: usize::MAX,
+            backup_bytes: 0,
         }
+    }
+
+    /// The same solver holding at most `bytes` at once: a heap whose candidates or their
+    /// verification would need more stops with [`QuotientError::Memory`] instead (tables and
+    /// states are sized before they are allocated; see [`limits`]).
+    pub fn with_memory_limit(mut self, bytes: usize) -> QuotientSolver {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// Bytes held between candidates: the quotient (and the copy kept in case the step
+    /// fails), its verification closure, the option lists.
+    fn held_bytes(&self) -> usize {
+        limits::monoid_bytes(&self.m) + self.backup_bytes + limits::closure_bytes(&self.closure)
+    }
+
+    /// Bytes left for a candidate and its verification.
+    fn budget(&self) -> usize {
+        self.memory_limit
+            .saturating_sub(limits::SLACK + self.held_bytes())
     }
 
     /// The heaps done: `0 … count − 1`.
@@ -279,6 +358,14 @@ impl QuotientSolver {
     /// Computes heap `count()`: its element, and the quotient of heaps `0 … count()`. On an
     /// error the solver is left as it was (heaps `0 … count() − 1`) and cannot go further.
     pub fn step(&mut self) -> Result<(), QuotientError> {
+        self.step_until(&|| false)
+    }
+
+    /// [`QuotientSolver::step`], calling `stop` between candidates and every few hundred
+    /// states of a verification (and within the construction of a large candidate): when it
+    /// returns true the step ends with [`QuotientError::Stopped`] within milliseconds, and
+    /// the solver is left with heaps `0 … count() − 1` as on any error.
+    pub fn step_until(&mut self, stop: &dyn Fn() -> bool) -> Result<(), QuotientError> {
         let backup = (
             self.m.clone(),
             self.phi.clone(),
@@ -286,7 +373,9 @@ impl QuotientSolver {
             self.word_opts.clone(),
             self.changes.clone(),
         );
-        let r = self.step_inner();
+        self.backup_bytes = limits::monoid_bytes(&backup.0);
+        let r = self.step_inner(stop);
+        self.backup_bytes = 0;
         if r.is_err() {
             (
                 self.m,
@@ -299,7 +388,7 @@ impl QuotientSolver {
         r
     }
 
-    fn step_inner(&mut self) -> Result<(), QuotientError> {
+    fn step_inner(&mut self, stop: &dyn Fn() -> bool) -> Result<(), QuotientError> {
         let n = self.phi.len();
         if n > self.moves.max_heap {
             self.moves = self.rule.moves((2 * n).max(16));
@@ -308,6 +397,15 @@ impl QuotientSolver {
         let (mu, per, cols) = self.columns(n, &o)?;
         let q = self.m.order;
         let len = mu + per;
+        // The reduction of M = Q × C, then at most |M|² ids of table.
+        let memory = |order: usize| QuotientError::Memory {
+            heap: n,
+            limit: self.memory_limit,
+            order,
+        };
+        if limits::reduce_bytes(q * len, self.phi.len()) > self.budget() {
+            return Err(memory(q * len));
+        }
         let cap = |s: usize| if s < len { s } else { mu + (s - mu) % per };
         // Generators of M: the old heaps' distinct elements, then x.
         let mut gens: Vec<u32> = self.phi.iter().copied().filter(|&g| g != 0).collect();
@@ -326,17 +424,22 @@ impl QuotientSolver {
         let in_p = |e: usize| cols[e / q][e % q];
         let (class, count) = monoid::reduce(q * len, &in_p, &mul_gen, ng + 1);
         let x_class = class[cap(1) * q];
+        // A new quotient needs its table and room to verify it (an old element, nothing).
+        if count != q && limits::table_bytes(count) + limits::closure_floor(count) > self.budget() {
+            return Err(memory(count));
+        }
         let failure = if count == q {
             // Nothing new: heap n is an old element (the classes of (a, 0) are the old
             // elements in the old order, see the module text).
             debug_assert!((0..q).all(|a| class[a] as usize == a));
-            match self.closure.add_heap(n, x_class, &o) {
+            match self.closure.add_heap_until(n, x_class, &o, stop) {
                 Ok(()) => {
                     self.phi.push(x_class);
                     self.heap_opts.push(o);
                     self.certify();
                     return Ok(());
                 }
+                Err(ClosureError::Stopped) => return Err(QuotientError::Stopped { heap: n }),
                 Err(e) => e,
             }
         } else {
@@ -373,12 +476,13 @@ impl QuotientSolver {
             };
             let mut phi: Vec<u32> = self.phi.iter().map(|&f| class[f as usize]).collect();
             phi.push(x_class);
-            match self.verify_full(&new, &phi, &[n]) {
+            match self.verify_full(n, &new, &phi, &[n], stop) {
                 Ok(closure) => {
                     self.commit(new, phi, closure);
                     return Ok(());
                 }
-                Err(e) => {
+                Err(VerifyError::Quotient(e)) => return Err(e),
+                Err(VerifyError::Closure(e)) => {
                     self.m = new;
                     self.phi = phi;
                     e
@@ -388,7 +492,7 @@ impl QuotientSolver {
         if self.phi.len() == n {
             self.phi.push(x_class);
         }
-        self.recalibrate(n, failure)
+        self.recalibrate(n, failure, stop)
     }
 
     /// The columns of `P_M` for the powers of heap `n` (see the module text): `(m, p, columns)`.
@@ -408,6 +512,14 @@ impl QuotientSolver {
                 return Err(QuotientError::LongCycle {
                     heap: n,
                     limit: MAX_COLUMNS,
+                });
+            }
+            // Each column is kept twice (the list and the map of columns seen).
+            if 2 * (k + 1) * (q + 48) > self.budget() {
+                return Err(QuotientError::Memory {
+                    heap: n,
+                    limit: self.memory_limit,
+                    order: q * (k + 1),
                 });
             }
             let prev = &cols[k - 1];
@@ -430,17 +542,45 @@ impl QuotientSolver {
         }
     }
 
-    /// The closure of a candidate over heaps `1 … phi.len() − 1`.
+    /// The closure of a candidate over heaps `1 … phi.len() − 1`, with as many states as the
+    /// state limit and the memory left beside the candidate `m` allow.
     fn verify_full(
         &self,
+        n: usize,
         m: &Monoid,
         phi: &[u32],
         first: &[usize],
-    ) -> Result<Closure, ClosureError> {
-        let mut c = Closure::new(m, self.state_limit);
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Closure, VerifyError> {
+        let room = self
+            .budget()
+            .saturating_sub(limits::monoid_bytes(m) + closure::fixed_bytes(m.order));
+        let by_memory = room / closure::bytes_per_state(m.order);
+        if by_memory < limits::MIN_STATES {
+            return Err(VerifyError::Quotient(QuotientError::Memory {
+                heap: n,
+                limit: self.memory_limit,
+                order: m.order,
+            }));
+        }
+        let limit = self.state_limit.min(by_memory);
+        let mut c = Closure::new(m, limit);
         for h in heap_order(phi.len() - 1, first) {
             let o = heap_options(&self.moves, m, phi, h);
-            c.add_heap(h, phi[h], &o)?;
+            match c.add_heap_until(h, phi[h], &o, stop) {
+                Ok(()) => {}
+                Err(ClosureError::Stopped) => {
+                    return Err(VerifyError::Quotient(QuotientError::Stopped { heap: n }))
+                }
+                Err(ClosureError::TooMany) if limit < self.state_limit => {
+                    return Err(VerifyError::Quotient(QuotientError::Memory {
+                        heap: n,
+                        limit: self.memory_limit,
+                        order: m.order,
+                    }))
+                }
+                Err(e) => return Err(VerifyError::Closure(e)),
+            }
         }
         Ok(c)
     }
@@ -463,7 +603,12 @@ impl QuotientSolver {
     /// failing position (each becomes its own cyclic generator), rebuild, reduce, verify;
     /// repeat from each new failure (Plambeck and Siegel's recalibration by the least failing
     /// position, with our closure as the test).
-    fn recalibrate(&mut self, n: usize, mut failure: ClosureError) -> Result<(), QuotientError> {
+    fn recalibrate(
+        &mut self,
+        n: usize,
+        mut failure: ClosureError,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), QuotientError> {
         // Every failing position met at this heap: a candidate must be consistent at each
         // (a necessary condition, checked before its costly verification).
         let mut failures: Vec<Vec<usize>> = Vec::new();
@@ -475,6 +620,7 @@ impl QuotientSolver {
                         limit: self.state_limit,
                     })
                 }
+                ClosureError::Stopped => return Err(QuotientError::Stopped { heap: n }),
                 ClosureError::Inconsistent(p) => p,
             };
             failures.push(position.clone());
@@ -492,9 +638,28 @@ impl QuotientSolver {
                             (h, idx.max(e) + 1, 2)
                         })
                         .collect();
-                    let Some((m, phi)) = build_candidate(&self.moves, &self.m, &self.phi, &free)
-                    else {
-                        continue;
+                    if stop() {
+                        return Err(QuotientError::Stopped { heap: n });
+                    }
+                    let built = build_candidate_within(
+                        &self.moves,
+                        &self.m,
+                        &self.phi,
+                        &free,
+                        self.budget(),
+                        stop,
+                    );
+                    let (m, phi) = match built {
+                        Ok(c) => c,
+                        Err(Build::TooLarge) => continue,
+                        Err(Build::Memory(order)) => {
+                            return Err(QuotientError::Memory {
+                                heap: n,
+                                limit: self.memory_limit,
+                                order,
+                            })
+                        }
+                        Err(Build::Stopped) => return Err(QuotientError::Stopped { heap: n }),
                     };
                     let consistent = |pos: &Vec<usize>| {
                         let path: Vec<(u32, Vec<u32>)> = pos
@@ -514,12 +679,13 @@ impl QuotientSolver {
             };
             let mut first = vec![n];
             first.extend(position.iter());
-            match self.verify_full(&m, &phi, &first) {
+            match self.verify_full(n, &m, &phi, &first, stop) {
                 Ok(closure) => {
                     self.commit(m, phi, closure);
                     return Ok(());
                 }
-                Err(e) => {
+                Err(VerifyError::Quotient(e)) => return Err(e),
+                Err(VerifyError::Closure(e)) => {
                     self.m = m;
                     self.phi = phi;
                     failure = e;
@@ -645,11 +811,42 @@ pub fn compute(
     rule: &Rule,
     max_heap: usize,
     state_limit: usize,
+    progress: impl FnMut(usize, &QuotientSolver) -> std::ops::ControlFlow<()>,
+) -> (QuotientSolver, Option<QuotientError>) {
+    compute_until(
+        rule,
+        max_heap,
+        Limits {
+            states: state_limit,
+            memory: usize::MAX,
+        },
+        &|| false,
+        progress,
+    )
+}
+
+/// The limits of one quotient computation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// States of a verification closure.
+    pub states: usize,
+    /// Bytes held at once ([`QuotientSolver::with_memory_limit`]).
+    pub memory: usize,
+}
+
+/// [`compute`] within `limits`, with `stop` looked at during each heap (between candidates
+/// and every few hundred states of a verification): when it returns true the computation
+/// ends within milliseconds with [`QuotientError::Stopped`] and the heaps done before.
+pub fn compute_until(
+    rule: &Rule,
+    max_heap: usize,
+    limits: Limits,
+    stop: &dyn Fn() -> bool,
     mut progress: impl FnMut(usize, &QuotientSolver) -> std::ops::ControlFlow<()>,
 ) -> (QuotientSolver, Option<QuotientError>) {
-    let mut s = QuotientSolver::new(rule, state_limit);
+    let mut s = QuotientSolver::new(rule, limits.states).with_memory_limit(limits.memory);
     while s.count() <= max_heap && s.certified().is_none() {
-        if let Err(e) = s.step() {
+        if let Err(e) = s.step_until(stop) {
             // Keep the heaps before the failing one.
             return (s, Some(e));
         }
@@ -747,6 +944,40 @@ pub fn build_candidate(
     base_phi: &[u32],
     free: &[(usize, usize, usize)],
 ) -> Option<(Monoid, Vec<u32>)> {
+    build_candidate_within(moves, base, base_phi, free, usize::MAX, &|| false).ok()
+}
+
+/// Why [`build_candidate_within`] gave no candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// Past [`MAX_CANDIDATE`] elements, or [`MAX_ORDER`] reduced: the search skips it.
+    TooLarge,
+    /// Its tables would pass the bytes given; the number is the order that did not fit
+    /// (unreduced, or reduced).
+    Memory(usize),
+    /// The stop check asked to stop.
+    Stopped,
+}
+
+/// Why a verification ended without a closure.
+#[derive(Debug)]
+enum VerifyError {
+    /// The candidate failed (a failing position) or met the state limit.
+    Closure(ClosureError),
+    /// The step cannot go on (memory, stop).
+    Quotient(QuotientError),
+}
+
+/// [`build_candidate`] within `budget` bytes (its tables are sized before they are allocated,
+/// and the reduced one must leave room for a verification), calling `stop` in its long loops.
+pub fn build_candidate_within(
+    moves: &MoveSet,
+    base: &Monoid,
+    base_phi: &[u32],
+    free: &[(usize, usize, usize)],
+    budget: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<(Monoid, Vec<u32>), Build> {
     let last = base_phi.len() - 1;
     let freed = |h: usize| free.iter().position(|f| f.0 == h);
     // R with least words over the heaps not freed, heap by heap upwards.
@@ -786,11 +1017,19 @@ pub fn build_candidate(
     let radix: Vec<usize> = free.iter().map(|f| f.1 + f.2).collect();
     let size = radix
         .iter()
-        .try_fold(r_elems.len(), |acc, &r| acc.checked_mul(r))?;
+        .try_fold(r_elems.len(), |acc, &r| acc.checked_mul(r))
+        .ok_or(Build::TooLarge)?;
     if size > MAX_CANDIDATE {
-        return None;
+        return Err(Build::TooLarge);
     }
     let rn = r_elems.len();
+    {
+        let word_len = r_words.iter().map(Vec::len).max().unwrap_or(0)
+            + radix.iter().map(|r| r - 1).sum::<usize>();
+        if limits::candidate_bytes(size, last + 1, word_len) > budget {
+            return Err(Build::Memory(size));
+        }
+    }
     // Mixed-radix arithmetic without allocation: element = r + rn·(k_0 + radix_0·(k_1 + …)).
     let cap = |i: usize, s: usize| {
         let (_, m, p) = free[i];
@@ -827,10 +1066,13 @@ pub fn build_candidate(
     gens.sort_unstable();
     gens.dedup();
     let gen_of = |e: usize| gens.binary_search(&e).ok();
-    let by_gen: Vec<Vec<u32>> = gens
-        .iter()
-        .map(|&g| (0..size).map(|e| mul(e, g) as u32).collect())
-        .collect();
+    let mut by_gen: Vec<Vec<u32>> = Vec::with_capacity(gens.len());
+    for &g in &gens {
+        if stop() {
+            return Err(Build::Stopped);
+        }
+        by_gen.push((0..size).map(|e| mul(e, g) as u32).collect());
+    }
     let times_heap = |e: usize, h: usize| -> usize {
         match gen_of(phi_m[h]) {
             Some(gi) => by_gen[gi][e] as usize,
@@ -861,7 +1103,10 @@ pub fn build_candidate(
     // P in least-word order: the options of `w` are, for each distinct heap `h` of `w`, the
     // element of `w` without one `h` times each option element of `h`.
     let mut in_p = vec![false; size];
-    for &e in &order {
+    for (i, &e) in order.iter().enumerate() {
+        if i % 4096 == 4095 && stop() {
+            return Err(Build::Stopped);
+        }
         let w = &words[e];
         let mut moved = false;
         let mut any_p = false;
@@ -911,7 +1156,16 @@ pub fn build_candidate(
     if count > MAX_ORDER {
         // Its table alone would take gigabytes (0.07's heap 34 met such candidates and the run
         // was killed at 8 GB): the search skips it.
-        return None;
+        return Err(Build::TooLarge);
+    }
+    // Its table, beside the unreduced one still held, and room to verify it.
+    let word_len = words.iter().map(Vec::len).max().unwrap_or(0);
+    if limits::candidate_bytes(size, last + 1, word_len)
+        + limits::table_bytes(count)
+        + limits::closure_floor(count)
+        > budget
+    {
+        return Err(Build::Memory(count));
     }
     let mut rep = vec![usize::MAX; count];
     for (i, &c) in class.iter().enumerate() {
@@ -931,6 +1185,9 @@ pub fn build_candidate(
         .collect();
     let mut table = vec![0u32; count * count];
     for c2 in 0..count {
+        if c2 % 64 == 63 && stop() {
+            return Err(Build::Stopped);
+        }
         let steps: Vec<&[u32]> = words[rep[c2]]
             .iter()
             .filter_map(|&h| gen_of(phi_m[h]).map(|gi| red_gen[gi].as_slice()))
@@ -946,5 +1203,5 @@ pub fn build_candidate(
         words: rep.iter().map(|&e| words[e].clone()).collect(),
     };
     let phi = phi_m.iter().map(|&e| class[rank[e]]).collect();
-    Some((m, phi))
+    Ok((m, phi))
 }

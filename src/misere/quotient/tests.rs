@@ -104,3 +104,71 @@ proptest! {
         }
     }
 }
+
+/// `(Φ, order)` of 0.07's quotient to heap `max` with these limits and stop check.
+fn dawson(
+    max: usize,
+    memory: usize,
+    stop: &dyn Fn() -> bool,
+) -> (Vec<u32>, usize, Option<super::QuotientError>) {
+    let rule = Rule::parse("0.07").expect("a valid code");
+    let limits = super::Limits {
+        states: 1 << 20,
+        memory,
+    };
+    let (s, e) = super::compute_until(&rule, max, limits, stop, |_, _| {
+        std::ops::ControlFlow::Continue(())
+    });
+    (s.phi.clone(), s.monoid().order, e)
+}
+
+/// A stop asked at any moment ends the heap under way with `Stopped` and leaves exactly the
+/// heaps before it, as an uninterrupted run computes them; a stop never asked changes nothing.
+#[test]
+fn a_stop_keeps_the_heaps_before_it() {
+    let (_, order, e) = dawson(30, usize::MAX, &|| false);
+    assert!(e.is_none());
+    assert_eq!(order, 360);
+    let mut inside = 0;
+    for k in [1usize, 3, 10, 40, 150] {
+        let calls = std::cell::Cell::new(0usize);
+        let stop = || {
+            calls.set(calls.get() + 1);
+            calls.get() >= k
+        };
+        let (phi, o, e) = dawson(30, usize::MAX, &stop);
+        match e {
+            Some(super::QuotientError::Stopped { heap }) => {
+                assert_eq!(heap, phi.len(), "stop at call {k}");
+                // Element numbers change as the quotient grows: compare with the quotient of
+                // the same heaps.
+                let (before, o_before, _) = dawson(heap - 1, usize::MAX, &|| false);
+                assert_eq!((phi, o), (before, o_before), "stop at call {k}");
+                inside += 1;
+            }
+            other => panic!("stop at call {k}: {other:?}"),
+        }
+    }
+    assert_eq!(inside, 5);
+}
+
+/// A memory limit too small for a heap stops there with `Memory` and the heaps before as an
+/// unlimited run computes them; a limit large enough gives the same quotient as none.
+#[test]
+fn a_memory_limit_keeps_the_heaps_before_it() {
+    let (full, order, _) = dawson(30, usize::MAX, &|| false);
+    for mb in [65usize, 70, 80] {
+        let (phi, o, e) = dawson(30, mb << 20, &|| false);
+        match e {
+            Some(super::QuotientError::Memory { heap, limit, .. }) => {
+                assert_eq!((heap, limit), (phi.len(), mb << 20));
+                let (before, o_before, _) = dawson(heap - 1, usize::MAX, &|| false);
+                assert_eq!((phi, o), (before, o_before));
+            }
+            other => panic!("{mb} MiB: {other:?}"),
+        }
+    }
+    let (phi, o, e) = dawson(30, 1 << 30, &|| false);
+    assert!(e.is_none());
+    assert_eq!((phi, o), (full, order));
+}
