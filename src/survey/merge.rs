@@ -11,7 +11,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use super::{GameRecord, Header, ShardFile, FORMAT, FORMAT_VERSION};
+use super::{GameRecord, Header, Shard, ShardFile, FORMAT, FORMAT_VERSION};
 
 /// Why shard files cannot be read or merged.
 #[derive(Debug, Error)]
@@ -191,48 +191,67 @@ pub fn read_shard(path: &Path) -> Result<ShardFile, MergeError> {
 /// the whole survey: a header for shard 1/1 and every record, by index. The result is what the
 /// unsharded survey writes.
 pub fn merge(files: Vec<(String, ShardFile)>) -> Result<ShardFile, MergeError> {
-    let (first_name, first) = match files.first() {
-        Some((n, f)) => (n.clone(), f.header.clone()),
+    let first = match files.first() {
+        Some((_, f)) => f.header.clone(),
         None => return Err(MergeError::Empty),
     };
-    let k = first.shards;
+    let parts = files
+        .into_iter()
+        .map(|(name, f)| {
+            let h = &f.header;
+            let settings = vec![
+                ("pattern", h.pattern.clone()),
+                ("list of codes", h.codes_digest.to_string()),
+                ("number of games", h.games.to_string()),
+                ("N", h.count.to_string()),
+                ("largest shift", h.max_shift.to_string()),
+                ("number of shards", h.shards.to_string()),
+            ];
+            (name, h.shard(), settings, f.records)
+        })
+        .collect();
+    // Shards of one survey partition its games; anything else means the files were tampered
+    // with or written by a different assignment.
+    let records = merge_parts(parts, first.games, |r: &GameRecord| r.index, "records")?;
+    let header = Header {
+        shard: 1,
+        shards: 1,
+        indices: (0..first.games).collect(),
+        ..first
+    };
+    Ok(ShardFile { header, records })
+}
+
+/// The items of the shards of one survey, given as (file name, its shard, its settings as
+/// (what, value), its items), merged in the order of `index`: refused unless the files are the
+/// shards 1 ..= K each once, with the settings of the first, and their items one per game of
+/// the `games`. Both kinds of survey file (plain and misère) merge through this.
+pub(crate) fn merge_parts<R>(
+    parts: Vec<(String, Shard, Vec<(&'static str, String)>, Vec<R>)>,
+    games: usize,
+    index: impl Fn(&R) -> usize,
+    items: &str,
+) -> Result<Vec<R>, MergeError> {
+    let (first_name, first_settings, k) = match parts.first() {
+        Some((name, shard, settings, _)) => (name.clone(), settings.clone(), shard.count),
+        None => return Err(MergeError::Empty),
+    };
     let mut by_shard: BTreeMap<usize, String> = BTreeMap::new();
-    for (name, f) in &files {
-        let h = &f.header;
-        let checks: [(&'static str, String, String); 6] = [
-            ("pattern", first.pattern.clone(), h.pattern.clone()),
-            (
-                "list of codes",
-                first.codes_digest.to_string(),
-                h.codes_digest.to_string(),
-            ),
-            (
-                "number of games",
-                first.games.to_string(),
-                h.games.to_string(),
-            ),
-            ("N", first.count.to_string(), h.count.to_string()),
-            (
-                "largest shift",
-                first.max_shift.to_string(),
-                h.max_shift.to_string(),
-            ),
-            ("number of shards", k.to_string(), h.shards.to_string()),
-        ];
-        for (what, ours, theirs) in checks {
+    for (name, shard, settings, _) in &parts {
+        for ((what, ours), (_, theirs)) in first_settings.iter().zip(settings) {
             if ours != theirs {
                 return Err(MergeError::Mismatch {
                     first: first_name.clone(),
                     path: name.clone(),
                     what,
-                    ours,
-                    theirs,
+                    ours: ours.clone(),
+                    theirs: theirs.clone(),
                 });
             }
         }
-        if let Some(other) = by_shard.insert(h.shard, name.clone()) {
+        if let Some(other) = by_shard.insert(shard.index, name.clone()) {
             return Err(MergeError::Duplicate {
-                shard: h.shard().to_string(),
+                shard: shard.to_string(),
                 first: other,
                 second: name.clone(),
             });
@@ -243,29 +262,20 @@ pub fn merge(files: Vec<(String, ShardFile)>) -> Result<ShardFile, MergeError> {
         return Err(MergeError::Missing {
             missing,
             count: k,
-            got: files.len(),
+            got: parts.len(),
         });
     }
-    let mut records: Vec<GameRecord> = files.into_iter().flat_map(|(_, f)| f.records).collect();
-    records.sort_by_key(|r| r.index);
-    // Shards of one survey partition its games; anything else means the files were tampered
-    // with or written by a different assignment.
-    if records.len() != first.games || records.iter().enumerate().any(|(j, r)| r.index != j) {
+    let mut all: Vec<R> = parts.into_iter().flat_map(|p| p.3).collect();
+    all.sort_by_key(&index);
+    if all.len() != games || all.iter().enumerate().any(|(j, r)| index(r) != j) {
         return Err(MergeError::Format {
             path: first_name,
             line: 1,
             message: format!(
-                "the shards hold {} records for {} games, not one per game",
-                records.len(),
-                first.games
+                "the shards hold {} {items} for {games} games, not one per game",
+                all.len()
             ),
         });
     }
-    let header = Header {
-        shard: 1,
-        shards: 1,
-        indices: (0..first.games).collect(),
-        ..first
-    };
-    Ok(ShardFile { header, records })
+    Ok(all)
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::{MisereOptions, MisereRow};
-use crate::survey::merge::MergeError;
+use crate::survey::merge::{merge_parts, MergeError};
 use crate::survey::{codes_digest, shard, Fingerprint, Game, Shard};
 
 /// The name written in every misère survey file's header.
@@ -200,79 +200,27 @@ pub fn parse(path: &str, text: &str, partial: bool) -> Result<MisereFile, MergeE
 /// order) into the whole survey: a header for shard 1/1 and every row, by index; what the
 /// unsharded survey with the same limits writes.
 pub fn merge(files: Vec<(String, MisereFile)>) -> Result<MisereFile, MergeError> {
-    let (first_name, first) = match files.first() {
-        Some((n, f)) => (n.clone(), f.header.clone()),
+    let first = match files.first() {
+        Some((_, f)) => f.header.clone(),
         None => return Err(MergeError::Empty),
     };
-    let k = first.shards;
-    let mut by_shard: BTreeMap<usize, String> = BTreeMap::new();
-    for (name, f) in &files {
-        let h = &f.header;
-        let checks: [(&'static str, String, String); 7] = [
-            ("pattern", first.pattern.clone(), h.pattern.clone()),
-            (
-                "list of codes",
-                first.codes_digest.to_string(),
-                h.codes_digest.to_string(),
-            ),
-            (
-                "number of games",
-                first.games.to_string(),
-                h.games.to_string(),
-            ),
-            (
-                "heap limit",
-                first.max_heap.to_string(),
-                h.max_heap.to_string(),
-            ),
-            (
-                "order limit",
-                first.max_order.to_string(),
-                h.max_order.to_string(),
-            ),
-            ("budget", first.budget.to_string(), h.budget.to_string()),
-            ("number of shards", k.to_string(), h.shards.to_string()),
-        ];
-        for (what, ours, theirs) in checks {
-            if ours != theirs {
-                return Err(MergeError::Mismatch {
-                    first: first_name.clone(),
-                    path: name.clone(),
-                    what,
-                    ours,
-                    theirs,
-                });
-            }
-        }
-        if let Some(other) = by_shard.insert(h.shard, name.clone()) {
-            return Err(MergeError::Duplicate {
-                shard: h.shard().to_string(),
-                first: other,
-                second: name.clone(),
-            });
-        }
-    }
-    let missing: Vec<usize> = (1..=k).filter(|i| !by_shard.contains_key(i)).collect();
-    if !missing.is_empty() {
-        return Err(MergeError::Missing {
-            missing,
-            count: k,
-            got: files.len(),
-        });
-    }
-    let mut rows: Vec<MisereRow> = files.into_iter().flat_map(|(_, f)| f.rows).collect();
-    rows.sort_by_key(|r| r.index);
-    if rows.len() != first.games || rows.iter().enumerate().any(|(j, r)| r.index != j) {
-        return Err(MergeError::Format {
-            path: first_name,
-            line: 1,
-            message: format!(
-                "the shards hold {} rows for {} games, not one per game",
-                rows.len(),
-                first.games
-            ),
-        });
-    }
+    let parts = files
+        .into_iter()
+        .map(|(name, f)| {
+            let h = &f.header;
+            let settings = vec![
+                ("pattern", h.pattern.clone()),
+                ("list of codes", h.codes_digest.to_string()),
+                ("number of games", h.games.to_string()),
+                ("heap limit", h.max_heap.to_string()),
+                ("order limit", h.max_order.to_string()),
+                ("budget", h.budget.to_string()),
+                ("number of shards", h.shards.to_string()),
+            ];
+            (name, h.shard(), settings, f.rows)
+        })
+        .collect();
+    let rows = merge_parts(parts, first.games, |r: &MisereRow| r.index, "rows")?;
     let header = MisereHeader {
         shard: 1,
         shards: 1,
