@@ -222,12 +222,15 @@ pub fn merge(files: Vec<(String, ShardFile)>) -> Result<ShardFile, MergeError> {
     Ok(ShardFile { header, records })
 }
 
-/// The items of the shards of one survey, given as (file name, its shard, its settings as
-/// (what, value), its items), merged in the order of `index`: refused unless the files are the
-/// shards 1 ..= K each once, with the settings of the first, and their items one per game of
-/// the `games`. Both kinds of survey file (plain and misère) merge through this.
+/// One shard file as [`merge_parts`] takes it: its name, its shard, the settings that the
+/// shards of one survey share as (what, value), and its items.
+pub(crate) type Part<R> = (String, Shard, Vec<(&'static str, String)>, Vec<R>);
+
+/// The items of the shards of one survey, given as [`Part`]s, merged in the order of `index`:
+/// refused unless the files are the shards 1 ..= K each once, with the settings of the first,
+/// and their items one per game of the `games`. Both kinds of survey file (plain and misère) merge through this.
 pub(crate) fn merge_parts<R>(
-    parts: Vec<(String, Shard, Vec<(&'static str, String)>, Vec<R>)>,
+    parts: Vec<Part<R>>,
     games: usize,
     index: impl Fn(&R) -> usize,
     items: &str,
