@@ -98,6 +98,20 @@ pub(super) fn partial_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Writes a checkpoint file afresh with `write` (atomically, dropping a line cut short by an
+/// earlier run) and opens it to append the rows that follow, one writer at a time.
+pub(super) fn checkpoint(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> anyhow::Result<Mutex<File>> {
+    write_atomic(path, write)?;
+    let f = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    Ok(Mutex::new(f))
+}
+
 /// Writes `path` atomically: a temporary file in the same directory, fsync, rename, fsync the
 /// directory. Readers see the old file or the new one, never a mix.
 pub(super) fn write_atomic(
@@ -335,12 +349,9 @@ fn run_shard(
                 header: header.clone(),
                 records: done.clone(),
             };
-            write_atomic(p, |f| out::write_shard(BufWriter::new(f), &clean))?;
-            let f = OpenOptions::new()
-                .append(true)
-                .open(p)
-                .with_context(|| format!("cannot open {}", p.display()))?;
-            Some(Mutex::new(f))
+            Some(checkpoint(p, |f| {
+                out::write_shard(BufWriter::new(f), &clean)
+            })?)
         }
         None => None,
     };

@@ -19,7 +19,7 @@
 //! only the games that are missing or that its larger limits take further
 //! ([`nimseq::survey::misere::still_to_do`]).
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{BufWriter, Read};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ use nimseq::survey::misere::{
 use nimseq::survey::pattern::Game;
 use nimseq::survey::Shard;
 
-use super::survey::{merge_error, partial_path, write_atomic, SurveyArgs};
+use super::survey::{checkpoint, merge_error, partial_path, write_atomic, SurveyArgs};
 use super::usage;
 
 /// How a child's heap lines begin: "nimseq: heap H: order K".
@@ -178,12 +178,9 @@ fn run_games(
                 header: header.clone(),
                 rows: kept.clone(),
             };
-            write_atomic(p, |f| out::write_misere_file(BufWriter::new(f), &clean))?;
-            let f = OpenOptions::new()
-                .append(true)
-                .open(p)
-                .with_context(|| format!("cannot open {}", p.display()))?;
-            Some(Mutex::new(f))
+            Some(checkpoint(p, |f| {
+                out::write_misere_file(BufWriter::new(f), &clean)
+            })?)
         }
         None => None,
     };
