@@ -418,7 +418,9 @@ impl Sparse {
     /// The keys for step 1 in vector lanes: the fewest registers (4 to 16) whose keys cover all
     /// but 1 % of the values so far (a clipped heap whose least open common value lies past them
     /// is marked again one pair at a time: Officers, 6 % of its values from 256 on, runs faster
-    /// on 12 registers than on 8 or 16; Grundy's game, values below 192, on 8), unless
+    /// on 10 registers (values below 320) than on 8, 12 or 16: at 2^21 on Zen 4, 1.69 against
+    /// 1.78 s on 12 with AVX-512 VBMI, 2.07 against 2.19 s with AVX-512 BW; Grundy's game,
+    /// values below 192, on 8), unless
     /// [`Sparse::with_lane_regs`] said otherwise. On AVX2, whose lanes pay more a register, at
     /// most 12 ([`Tier::most_lane_regs`]; Officers at 2^21 runs fastest on 10, its values below
     /// 320, and Grundy's game on 8: 4.34 s at 2^22 against 4.80 s on 4 and 4.72 s without).
