@@ -2,10 +2,11 @@
 //! published ones (code, |Q|, |P|, certified at, tame), with files that resume and shards that
 //! merge like the plain survey's ([`file`]).
 //!
-//! Each game gets its quotient ([`crate::misere::quotient::compute`]) heap by heap until it is
-//! certified, or until one of its limits: a largest heap, a largest order, a time budget. The
-//! limits are looked at between heaps, so a wild game stops at the first heap past its budget
-//! with the partial quotient of the heaps before; its row says why, in words (`stopped`) and as
+//! Each game gets its quotient ([`crate::misere::quotient::compute_until`]) heap by heap until
+//! it is certified, or until one of its limits: a largest heap, a largest order, a time budget.
+//! The heap and order limits are looked at between heaps, the budget also within a heap (the
+//! solver's stop check), so a wild game stops at its budget with the partial quotient of the
+//! heaps before; its row says why, in words (`stopped`) and as
 //! a [`StoppedBy`] that a later run reads. The order limit also bounds the work of the next
 //! heap, whose candidate monoid is the old quotient times a few powers of the new heap.
 //!
@@ -15,9 +16,9 @@
 //! Nothing a run found is thrown away by a rerun with smaller limits.
 //!
 //! In process ([`misere_survey`], Python's `survey_misere`) games run in parallel on the rayon
-//! pool, one game a thread (their costs are not known beforehand), and a game's heap cannot be
-//! cut short; the binary runs each game of a survey of several in a child process instead, with
-//! a memory limit and a kill (`cli::survey_misere`). Both compute every row with
+//! pool, one game a thread (their costs are not known beforehand); the binary runs each game of
+//! a survey of several in a child process instead, with a memory limit and a kill as a backstop
+//! (`cli::survey_misere`). Both compute every row with
 //! [`misere_row_watched`], so a row that no kill or clock decided is the same either way.
 
 pub mod file;
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{Game, PatternError};
-use crate::misere::quotient::compute;
+use crate::misere::quotient::{compute_until, Limits, QuotientError};
 use crate::misere::tame::tame_index;
 
 /// The largest heap limit accepted (that of the `quotient` command).
@@ -115,7 +116,7 @@ pub enum StoppedBy {
     HeapLimit,
     /// The order grew past the largest order.
     OrderLimit,
-    /// The time budget ran out (looked at between heaps).
+    /// The time budget ran out (looked at within each heap).
     Budget,
     /// One heap ran past the deadline and the game's process was killed (no quotient).
     Deadline,
@@ -231,7 +232,14 @@ pub fn misere_row_watched(
 ) -> Option<MisereRow> {
     let began = Instant::now();
     let mut stop = None;
-    let (solver, err) = compute(&game.rule, opts.max_heap, opts.state_limit, |h, s| {
+    // The budget is looked at within a heap too (the solver's stop check), so that both faces
+    // stop a wild game at its budget with the quotient of the heaps before.
+    let out_of_time = || began.elapsed() > opts.budget;
+    let limits = Limits {
+        states: opts.state_limit,
+        memory: usize::MAX,
+    };
+    let (solver, err) = compute_until(&game.rule, opts.max_heap, limits, &out_of_time, |h, s| {
         if on_heap(h, s.monoid().order).is_break() {
             stop = Some(Stop::Flag);
         } else if s.monoid().order > opts.max_order {
@@ -250,6 +258,7 @@ pub fn misere_row_watched(
         None
     } else {
         Some(match (&err, &stop) {
+            (Some(QuotientError::Stopped { .. }), _) => StoppedBy::Budget,
             (Some(_), _) => StoppedBy::Error,
             (None, Some(Stop::Flag)) => return None,
             (None, Some(Stop::Order)) => StoppedBy::OrderLimit,
@@ -258,9 +267,9 @@ pub fn misere_row_watched(
         })
     };
     let stopped = stopped_by.map(|by| match (by, &err) {
+        (StoppedBy::Budget, _) => format!("time budget {} s", opts.budget.as_secs_f64()),
         (_, Some(e)) => e.to_string(),
         (StoppedBy::OrderLimit, _) => format!("order above {}", opts.max_order),
-        (StoppedBy::Budget, _) => format!("time budget {} s", opts.budget.as_secs_f64()),
         _ => format!("heap limit {}", opts.max_heap),
     });
     Some(MisereRow {
@@ -413,6 +422,20 @@ mod tests {
         // A row is what its game alone gives.
         let j = all.len() - 3;
         assert_eq!(&misere_row(j, &all[j], &opts), r8);
+    }
+
+    /// The budget stops a game within a heap (0.06's heap 17 runs until the solver gives up,
+    /// far past a fraction of a second), and the row keeps the quotient of the heaps before,
+    /// as computed without a budget.
+    #[test]
+    fn the_budget_stops_a_heap_and_keeps_the_heaps_before() {
+        let games = pattern::games("0.06").unwrap();
+        let row = misere_row(0, &games[0], &opts(40, 100_000, 0.3));
+        assert_eq!(row.stopped_by, Some(StoppedBy::Budget));
+        assert_eq!(row.stopped.as_deref(), Some("time budget 0.3 s"));
+        let whole = misere_row(0, &games[0], &opts(row.last_heap, 100_000, 600.0));
+        assert_eq!(whole.stopped_by, Some(StoppedBy::HeapLimit));
+        assert_eq!((row.order, row.p_count), (whole.order, whole.p_count));
     }
 
     fn opts(max_heap: usize, max_order: usize, budget: f64) -> MisereOptions {
