@@ -480,7 +480,7 @@ fn groups_of_thousands_of_identical_games() {
 }
 
 /// `survey --misere`: one row per code with |Q|, |P|, certified at and tame, each game in its
-/// own process; a game past its deadline gets a row that says so. Published: 0.75 is R8 (order
+/// own process; a game past its budget gets a row that says so, with the heaps it finished. Published: 0.75 is R8 (order
 /// 8, |P| 2, wild; Siegel 2007). Rows equal the figures of `quotient --json`.
 #[test]
 fn misere_survey_of_a_pattern() {
@@ -493,12 +493,11 @@ fn misere_survey_of_a_pattern() {
         text.contains("| 0.75 | 8 | 2 | 21 | 2 (8) | no |  |"),
         "{text}"
     );
-    // 0.76 reaches heap 11 (order 34) in 0.4 s, then spends over 30 s on heap 12: killed at
-    // its deadline (2 × 2 + 5 s); its row says where it was.
+    // 0.76 reaches heap 11 (order 34) in 0.4 s, then would spend over 30 s on heap 12: the
+    // budget stops it within that heap, and its row keeps the quotient of heaps 0 .. 11.
     assert!(
         text.contains(
-            "| 0.76 | | | | | | killed after 9 s: one heap ran past the budget \
-             (order 34 at heap 11) |"
+            "| 0.76 | 34 | 9 | — |  | no | partial: heaps 0 .. 11, stopped at time budget 2 s |"
         ),
         "{text}"
     );
