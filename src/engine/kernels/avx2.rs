@@ -367,9 +367,7 @@ unsafe fn lane_block<T: Cell, const R: usize, const ALL_COMMON: bool>(
             }
         }
     };
-    // The registers one by one (at most 8), not an array: LLVM kept an array of more
-    // than four in memory, a store and a load a register and column (Officers at 2^21:
-    // step 1 took 45 % of the time on 5 registers, against 27 % on 4).
+    // The registers one by one (at most 8), `R` of them used.
     let zero = _mm256_setzero_si256();
     let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
     let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
@@ -401,9 +399,7 @@ unsafe fn lane_block<T: Cell, const R: usize, const ALL_COMMON: bool>(
             let odd = _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
             _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
         };
-        // 1 << (key − 32w) in register w; 0 where that is not in 0..32. The shift goes
-        // down by 32 a register: one constant, where one a register left LLVM short of
-        // registers for the marks.
+        // 1 << (key − 32w) in register w; 0 where that is not in 0..32.
         let mut shift = key;
         macro_rules! mark {
             ($($w:literal $a:ident),*) => {$(
