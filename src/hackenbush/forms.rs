@@ -25,8 +25,6 @@
 //! evaluated along the path from the edge to the ground, and in a large all-green tree by a
 //! descent that looks for a target nimber, visiting each vertex once.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use super::branches::Branches;
@@ -757,9 +755,8 @@ impl MoveContext<'_> {
                             moves.not_searched.push(k + 1);
                             continue;
                         } else {
-                            let mut memo: HashMap<usize, GameId> = HashMap::new();
                             for j in candidates {
-                                let c = cut_value(self.ev, tree, values, j, &mut memo)?;
+                                let c = cut_value(self.ev, tree, values, j)?;
                                 if self.wins(&[c], &mut rest)? {
                                     cuts.push(j);
                                 }
@@ -802,7 +799,6 @@ pub(super) fn cut_value(
     tree: &Tree,
     value: &[GameId],
     j: usize,
-    _memo: &mut HashMap<usize, GameId>,
 ) -> Result<GameId, HackenbushError> {
     // The vertex below edge j loses the branch e_j:value(j).
     let mut v = j;
@@ -866,6 +862,7 @@ mod tests {
     use super::*;
     use crate::hackenbush::{parse, value, StalkValue};
     use proptest::prelude::*;
+    use std::collections::HashMap;
 
     fn value_text(s: &str) -> String {
         analyze(&[s]).unwrap().components[0].2.text.clone().unwrap()
@@ -1165,7 +1162,7 @@ mod tests {
             prop_assert_eq!(ev.arena.add_all(&parts).unwrap(), values[0], "{}", text);
             for j in 1..=tree.edges() {
                 let after = b.cut(&mut ev, &tree, j).unwrap();
-                let by_path = cut_value(&mut ev, &tree, &values, j, &mut HashMap::new()).unwrap();
+                let by_path = cut_value(&mut ev, &tree, &values, j).unwrap();
                 prop_assert_eq!(ev.arena.add_all(&after).unwrap(), by_path, "{} cut {}", text, j);
             }
         }
@@ -1208,7 +1205,7 @@ mod tests {
         for target in 0..8 {
             let mut by_path = Vec::new();
             for j in 1..=t.edges() {
-                let c = cut_value(&mut ev, &t, &values, j, &mut HashMap::new()).unwrap();
+                let c = cut_value(&mut ev, &t, &values, j).unwrap();
                 if ev.arena.kind(c) == Kind::Nimber(target) || (target == 0 && c == Arena::ZERO) {
                     by_path.push(j);
                 }

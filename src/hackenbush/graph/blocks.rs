@@ -67,6 +67,24 @@ struct Block {
     edges: Vec<u32>,
 }
 
+impl Block {
+    /// The block's vertices other than its root, ascending (`ends`: each edge's two ends).
+    fn vertices(&self, ends: &[(u32, u32)]) -> Vec<u32> {
+        let mut vertices: Vec<u32> = self
+            .edges
+            .iter()
+            .flat_map(|&e| {
+                let (u, v) = ends[e as usize];
+                [u, v]
+            })
+            .filter(|&w| w != self.root)
+            .collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        vertices
+    }
+}
+
 impl BlockSearch {
     pub(super) fn new(
         ev: &Evaluator,
@@ -104,17 +122,7 @@ impl BlockSearch {
             *above.entry(self.ends[e as usize].0).or_default() += 1;
         }
         for block in &blocks {
-            let mut vertices: Vec<u32> = block
-                .edges
-                .iter()
-                .flat_map(|&e| {
-                    let (u, v) = self.ends[e as usize];
-                    [u, v]
-                })
-                .filter(|&w| w != block.root)
-                .collect();
-            vertices.sort_unstable();
-            vertices.dedup();
+            let vertices = block.vertices(&self.ends);
             let hanging: Vec<u64> = vertices
                 .iter()
                 .map(|w| above.get(w).copied().unwrap_or(0))
@@ -167,17 +175,7 @@ impl BlockSearch {
                 let above = sum.get(&top).copied().unwrap_or(Arena::ZERO);
                 ev.edge_over(self.colour[e as usize], above)?
             } else {
-                let mut vertices: Vec<u32> = block
-                    .edges
-                    .iter()
-                    .flat_map(|&e| {
-                        let (u, v) = self.ends[e as usize];
-                        [u, v]
-                    })
-                    .filter(|&w| w != block.root)
-                    .collect();
-                vertices.sort_unstable();
-                vertices.dedup();
+                let vertices = block.vertices(&self.ends);
                 let here: Vec<(u32, GameId)> = vertices
                     .into_iter()
                     .filter_map(|w| sum.get(&w).map(|&g| (w, g)))

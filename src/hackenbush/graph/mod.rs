@@ -620,7 +620,7 @@ fn part_cuts(
             }
             for t in 1..=tree.edges() {
                 if allowed(tree.colour(t)) {
-                    let c = super::forms::cut_value(ev, tree, table, t, &mut HashMap::new())?;
+                    let c = super::forms::cut_value(ev, tree, table, t)?;
                     values.push((edge_of[t - 1] + 1, c));
                 }
             }
