@@ -43,7 +43,7 @@ pub struct SurveyArgs {
     /// Run part I of K (1 <= I <= K). Default: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN/_MAX when set, else the whole survey.
     #[arg(long, value_name = "I/K")]
     shard: Option<Shard>,
-    /// Largest heap shift compared when grouping equivalent games.
+    /// Largest heap shift compared when grouping equivalent games. Not with --misere.
     #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S", allow_negative_numbers = true, conflicts_with = "misere")]
     max_shift: usize,
     /// The misère quotient of every game instead (Plambeck and Siegel; see 'nimseq quotient'):
