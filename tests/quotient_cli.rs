@@ -87,6 +87,39 @@ fn bad_input_is_one_line_exit_2() {
     assert_usage_error(&["quotient", "0.9x"], "");
     assert_usage_error(&["quotient", "0.77", "--max-heap", "2^40"], "too large");
     assert_usage_error(&["quotient", "0.77", "--max-heap", "-3"], "");
+    assert_usage_error(&["quotient", "0.77", "--no-table"], "--json");
+}
+
+/// The table is written row by row from the solver's flat table (streamed, no nested copy):
+/// the same rows as the products of the presentation's elements; `--no-table` leaves it out
+/// (`null`) and changes nothing else.
+#[test]
+fn the_table_is_streamed_and_no_table_leaves_it_out() {
+    let o = nimseq(&["quotient", "0.77", "--json", "--quiet"]);
+    assert!(o.status.success());
+    let with: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let order = with["order"].as_u64().unwrap() as usize;
+    assert_eq!(
+        order, 40,
+        "Kayles: order 40 (MisereSolver agrees, results/misere.md)"
+    );
+    let table = with["table"].as_array().unwrap();
+    assert_eq!(table.len(), order);
+    for (a, row) in table.iter().enumerate() {
+        let row = row.as_array().unwrap();
+        assert_eq!(row.len(), order);
+        // The identity's row and column, and commutativity.
+        assert_eq!(row[0].as_u64(), Some(a as u64));
+        for (b, x) in row.iter().enumerate() {
+            assert_eq!(x, &table[b][a], "{a}·{b}");
+        }
+    }
+    let o = nimseq(&["quotient", "0.77", "--json", "--no-table", "--quiet"]);
+    assert!(o.status.success());
+    let mut without: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(without["table"], serde_json::Value::Null);
+    without["table"] = with["table"].clone();
+    assert_eq!(without, with, "only the table differs");
 }
 
 /// SIGINT and SIGTERM stop a heap under way within a second or two (the solver looks at the

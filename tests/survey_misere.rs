@@ -295,12 +295,27 @@ fn bad_input_exits_2() {
         (&["--shard", "0/3", "--out", "x"][..], "0/3"),
         (&["--engine", "exact"][..], "--engine"),
         (&["-n", "10"][..], ""),
+        // Options of the plain survey are refused, not ignored (--max-shift was ignored).
+        (&["--max-shift", "3"][..], "'--max-shift <S>'"),
+        // Negative limits get the count's message, not clap's "unexpected argument".
+        (
+            &["--max-order", "-3"][..],
+            "'--max-order <K>': '-3' is negative",
+        ),
+        (
+            &["--max-heap", "-1"][..],
+            "'--max-heap <N>': '-1' is negative",
+        ),
     ] {
         let mut a = vec!["survey", "0.0?", "--misere"];
         a.extend(extra);
         assert_usage_error(&a, needle);
     }
     assert_usage_error(&["survey", "0.x?", "--misere"], "");
+    assert_usage_error(
+        &["survey", "0.0?", "--misere", "--max-shift", "3"],
+        "'--misere'",
+    );
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("misere-shard-1-of-2.jsonl");
     std::fs::write(
@@ -309,6 +324,47 @@ fn bad_input_exits_2() {
     )
     .unwrap();
     assert_usage_error(&["survey-merge", s(&bad)], "bad header");
+}
+
+/// `--log-every` is not ignored: in a log (stderr not a terminal) the survey writes a line of
+/// its games every SECS seconds, as the plain survey and the long commands do.
+#[test]
+fn in_a_log_a_line_of_progress_every_log_every_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let codes = dir.path().join("codes.txt");
+    // Two wild games, each stopped by its budget of 1.1 s: one line at least after the first.
+    std::fs::write(&codes, "0.07\n0.76\n").unwrap();
+    let o = ok(&[
+        "survey",
+        s(&codes),
+        "--misere",
+        "--budget",
+        "1.1",
+        "--threads",
+        "1",
+        "--log-every",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert!(
+        err.lines().any(|l| l.starts_with("nimseq: ")
+            && l.contains(" of 2 games (")
+            && l.contains(", last 0.07")),
+        "no progress line: {err}"
+    );
+    let quiet = ok(&[
+        "survey",
+        s(&codes),
+        "--misere",
+        "--budget",
+        "1.1",
+        "--threads",
+        "1",
+        "--log-every",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(stderr(&quiet), "", "--quiet writes nothing");
 }
 
 /// The pids of the processes whose parent is `parent`, with their command lines (Linux /proc).

@@ -122,10 +122,15 @@ def cost_estimate(game: Game, n: Count) -> Optional[Json]:
     compute() and play() warn with (UserWarning), or None when no warning is due."""
 
 def quotient(
-    game: Game, max_heap: Optional[Count] = None, max_memory: Optional[Count] = None
+    game: Game,
+    max_heap: Optional[Count] = None,
+    max_memory: Optional[Count] = None,
+    *,
+    table: bool = True,
 ) -> Json:
     """The dict of `nimseq quotient GAME [--max-heap N] [--max-memory BYTES] --json` (misère
-    quotient); max_memory defaults to half the memory available."""
+    quotient); max_memory defaults to half the memory available; table=False leaves the
+    order × order table out (None), as `--no-table` does."""
 
 def survey_misere(
     pattern: str,

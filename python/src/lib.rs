@@ -245,8 +245,11 @@ fn type_name(x: &Bound<'_, PyAny>) -> String {
 }
 
 /// A count given as an int (or a whole float) or as text the command line accepts ('2^20').
+/// A bad one raises ValueError naming the argument, then the command line's words
+/// (`max_heap: '-1' is negative`).
 fn count_of(n: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
-    let value_error = |e: nimseq::numbers::NumberError| PyValueError::new_err(e.to_string());
+    let value_error =
+        |e: nimseq::numbers::NumberError| PyValueError::new_err(format!("{name}: {e}"));
     if n.is_instance_of::<PyString>() {
         return parse_count(&n.extract::<String>()?).map_err(value_error);
     }
@@ -273,7 +276,7 @@ fn count_of(n: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
 fn seconds_of(checkpoint: f64) -> PyResult<Duration> {
     if !(checkpoint.is_finite() && (0.0..1e9).contains(&checkpoint)) {
         return Err(PyValueError::new_err(format!(
-            "'{checkpoint}' is not a number of seconds"
+            "checkpoint: '{checkpoint}' is not a number of seconds"
         )));
     }
     Ok(Duration::from_secs_f64(checkpoint))
@@ -283,8 +286,30 @@ fn engine_of(engine: &str) -> PyResult<EngineKind> {
     engine.parse().map_err(PyValueError::new_err)
 }
 
-fn executor_of(threads: Option<usize>) -> PyResult<Executor> {
-    api::executor(threads).map_err(|e| api_exception(e, None))
+/// `threads=`: None (every core), or an int or text the command line's `--threads` accepts,
+/// checked as it checks it; a bad one raises ValueError naming `threads` in its words.
+fn threads_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(t) = threads else { return Ok(None) };
+    if !(t.is_instance_of::<PyString>() || t.hasattr("__index__")?) || t.is_instance_of::<PyFloat>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "threads must be an int or None, not {}",
+            type_name(t)
+        )));
+    }
+    let text = match t.is_instance_of::<PyString>() {
+        true => t.extract::<String>()?,
+        false => t.call_method0("__index__")?.str()?.to_string(),
+    };
+    let n = text
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| PyValueError::new_err(format!("threads: '{text}' is not a thread count")))?;
+    api::check_threads(Some(n)).map_err(|e| PyValueError::new_err(format!("threads: {e}")))
+}
+
+fn executor_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Executor> {
+    api::executor(threads_of(threads)?).map_err(|e| api_exception(e, None))
 }
 
 /// A serializable result as the Python object `json.loads` makes of the command's `--json`
@@ -335,7 +360,7 @@ fn values<'py>(
     game: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     engine: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rule = rule_of(game)?;
     let count = count_of(n, "n")?;
@@ -364,7 +389,7 @@ fn summary<'py>(
     game: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     engine: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rule = rule_of(game)?;
     let count = count_of(n, "n")?;
@@ -393,7 +418,7 @@ fn compute<'py>(
     n: &Bound<'py, PyAny>,
     table: PathBuf,
     engine: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
     checkpoint: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rule = rule_of(game)?;
@@ -436,7 +461,7 @@ fn period<'py>(
     game: &Bound<'py, PyAny>,
     max: Option<&Bound<'py, PyAny>>,
     engine: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
     table: Option<PathBuf>,
     checkpoint: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -468,23 +493,30 @@ fn play<'py>(
     game: &Bound<'py, PyAny>,
     heaps: &Bound<'py, PyAny>,
     engine: &str,
-    threads: Option<usize>,
-    max_moves: Option<u64>,
+    threads: Option<&Bound<'py, PyAny>>,
+    max_moves: Option<&Bound<'py, PyAny>>,
     table: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rule = rule_of(game)?;
     let mut list = Vec::new();
-    for h in heaps.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "heaps must be a list of heap sizes, not {}",
-            type_name(heaps)
-        ))
-    })? {
-        list.push(count_of(&h?, "a heap")?);
+    for (i, h) in heaps
+        .try_iter()
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "heaps must be a list of heap sizes, not {}",
+                type_name(heaps)
+            ))
+        })?
+        .enumerate()
+    {
+        list.push(count_of(&h?, &format!("heaps[{i}]"))?);
     }
     let kind = engine_of(engine)?;
     let exec = executor_of(threads)?;
-    let max_moves = max_moves.map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX));
+    let max_moves = max_moves
+        .map(|k| count_of(k, "max_moves"))
+        .transpose()?
+        .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let a = match &table {
         Some(path) => py
             .detach(|| api::play_from_table(&rule, &list, path, max_moves))
@@ -586,19 +618,24 @@ fn component_list(components: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// isomorphic to a quotient T_n of misère Nim) and `tame_index` (that n, else None).
 /// max_memory: bytes the computation may hold (default half the memory available); a heap that
 /// needs more ends it, and `stopped` says so. Ctrl-C is seen within a heap too.
+/// table: False leaves the order × order `table` out (None), as `--json --no-table` does: for
+/// a quotient of thousands of elements it is millions of ints.
 #[pyfunction]
-#[pyo3(signature = (game, max_heap = None, max_memory = None))]
+#[pyo3(signature = (game, max_heap = None, max_memory = None, *, table = true))]
 fn quotient<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     max_heap: Option<&Bound<'py, PyAny>>,
     max_memory: Option<&Bound<'py, PyAny>>,
+    table: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let code = rule_of(game)?.code();
     let max = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
     let memory = max_memory.map(|m| count_of(m, "max_memory")).transpose()?;
     if memory == Some(0) {
-        return Err(PyValueError::new_err("max_memory must be at least 1 byte"));
+        return Err(PyValueError::new_err(
+            "max_memory must be at least 1 byte, not 0",
+        ));
     }
     let interrupted: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
     let stop = || -> bool {
@@ -619,6 +656,7 @@ fn quotient<'py>(
             &code,
             max,
             memory,
+            table,
             |_, _| {
                 if stop() {
                     ControlFlow::Break(())
@@ -925,7 +963,7 @@ fn survey_misere<'py>(
     max_heap: Option<&Bound<'py, PyAny>>,
     max_order: Option<&Bound<'py, PyAny>>,
     budget: Option<f64>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let d = MisereOptions::default();
     let max_heap = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
@@ -936,7 +974,7 @@ fn survey_misere<'py>(
         budget.unwrap_or(d.budget.as_secs_f64()),
     )
     .map_err(misere_exception)?;
-    let threads = api::check_threads(threads).map_err(|e| api_exception(e.into(), None))?;
+    let threads = threads_of(threads)?;
     // The survey runs on a thread of its own, and this (the main) thread runs Python's signal
     // handlers between waits. Games stop at the end of their heap under way, which can take
     // minutes: after Ctrl-C the call returns at once, and the survey's thread finishes its

@@ -210,3 +210,43 @@ def test_engine_tier_as_the_binary_names_it(nimseq_bin):
         env=env,
     )
     assert child.stdout.split() == ["portable", "True"], child.stderr
+
+
+def _binary_words(message):
+    """What the binary says of a bad value after naming its flag: clap's "invalid value 'V' for
+    '--flag <X>': WORDS (see ...)" gives WORDS."""
+    if message.startswith("invalid value "):
+        message = message.split("': ", 1)[1]
+    return message.split(" (see 'nimseq", 1)[0]
+
+
+@pytest.mark.parametrize(
+    "call,name,cli",
+    [
+        (lambda: nimseq.values("kayles", -3), "n", ("values", "kayles", "-n", "-3")),
+        (lambda: nimseq.values("kayles", "2.5"), "n", ("values", "kayles", "-n", "2.5")),
+        (lambda: nimseq.summary("kayles", "abc"), "n", ("compute", "kayles", "-n", "abc")),
+        (lambda: nimseq.period("kayles", -1), "max", ("period", "kayles", "--max", "-1")),
+        (lambda: nimseq.quotient("0.77", max_heap=-1), "max_heap", ("quotient", "0.77", "--max-heap", "-1")),
+        (lambda: nimseq.quotient("0.77", max_memory=-5), "max_memory", None),
+        (lambda: nimseq.survey_misere("0.0?", max_heap=-1), "max_heap", ("survey", "0.0?", "--misere", "--max-heap", "-1")),
+        (lambda: nimseq.survey_misere("0.0?", max_order=-3), "max_order", ("survey", "0.0?", "--misere", "--max-order", "-3")),
+        (lambda: nimseq.play("kayles", [3, -1]), "heaps[1]", ("play", "kayles", "3", "--", "-1")),
+        (lambda: nimseq.play("kayles", [3], max_moves=-1), "max_moves", ("play", "kayles", "3", "--max-moves", "-1")),
+        (lambda: nimseq.values("kayles", 10, threads=-1), "threads", ("values", "kayles", "-n", "10", "--threads", "-1")),
+        (lambda: nimseq.values("kayles", 10, threads=0), "threads", ("values", "kayles", "-n", "10", "--threads", "0")),
+        (lambda: nimseq.summary("kayles", 10, threads=2000), "threads", ("compute", "kayles", "-n", "10", "--threads", "2000")),
+        (lambda: nimseq.survey_misere("0.0?", threads=-2), "threads", None),
+        (lambda: nimseq.compute("kayles", 10, table="/tmp/never.nimseq", checkpoint=-1), "checkpoint", ("compute", "kayles", "-n", "10", "--table", "/tmp/never.nimseq", "--checkpoint", "-1")),
+    ],
+)
+def test_a_bad_count_names_its_argument(call, name, cli, cli_error):
+    # "max_heap: '-1' is negative": the keyword argument, then the binary's words for the value.
+    with pytest.raises(ValueError) as e:
+        call()
+    message = str(e.value)
+    assert message.startswith(f"{name}: "), message
+    if cli is not None:
+        code, binary = cli_error(*cli)
+        assert code == 2
+        assert message == f"{name}: {_binary_words(binary)}"

@@ -135,6 +135,17 @@ def test_quotient_is_quotient_json(game, max_heap, run_json):
     assert list(got) == list(expected)
 
 
+def test_quotient_without_its_table_is_no_table_json(run_json):
+    # table=False is `--json --no-table`: the same dict with table None (the default keeps it,
+    # as issue 30 asks).
+    expected = run_json("quotient", "kayles", "--json", "--no-table", "--quiet")
+    got = nimseq.quotient("kayles", table=False)
+    assert got == expected and got["table"] is None
+    full = nimseq.quotient("kayles")
+    assert len(full["table"]) == full["order"] == 40
+    assert {**full, "table": None} == got
+
+
 def test_quotient_r8():
     q = nimseq.quotient("0.75")
     assert q["certified"] and (q["order"], q["p_count"]) == (8, 2)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the Slurm scripts on a real one-node cluster (scripts/slurm/local-cluster.sh):
 #  1. the survey job array on a small pattern, merged, must equal a local unsharded run, byte for
-#     byte; one task is requeued (scontrol requeue) while it runs, and must resume;
+#     byte; one task is requeued (scontrol requeue) while it runs, and must resume; the same
+#     for a misère survey (MISERE=1: survey --misere), without the requeue;
 #  2. the long job (compute --table) is stopped twice while it runs — once as at a time limit
 #     (SIGTERM to the batch script, which checkpoints and requeues itself), once as by
 #     preemption (scontrol requeue) — and its table, exported, must equal a local run.
@@ -111,6 +112,28 @@ log "task $task after its restart: $(grep -h "resuming" "$work/slurm-survey-$tas
 cmp "$work/merged/survey.jsonl" "$work/local/survey.jsonl" || fail "merged survey differs from the local run"
 cmp "$work/merged/survey.md" "$work/local/survey.md" || fail "merged Markdown differs"
 log "survey: $K shards merged equal the local run ($(( $(date +%s) - t0 )) s)"
+
+### 1b. Misère quotients (survey --misere) as a job array, merged.
+# Heap 10 and a budget no game meets: every row is decided by the heap limit or a certificate,
+# so the merged survey must equal the local run byte for byte.
+t0=$(date +%s)
+"$NIMSEQ" survey "$PATTERN" --misere --max-heap 10 --budget 600 --out "$work/mlocal" -q >/dev/null
+id=$(MISERE=1 PATTERN=$PATTERN MAX_HEAP=10 BUDGET=600 OUT=$work/misere NIMSEQ=$NIMSEQ \
+    sbatch --parsable --array="0-$((K - 1))" --chdir="$work" --cpus-per-task=1 \
+    --output="$work/slurm-misere-%A_%a.out" "$here/survey-array.sbatch")
+id=${id%%;*}
+ids="$ids|$id"
+log "misère survey array $id submitted ($PATTERN, heap 10, $K tasks)"
+wait_done "$id" 180
+st=$(states "$id")
+[ "$st" = "$K COMPLETED" ] || fail "misère survey tasks: $st"
+for i in $(seq "$K"); do
+    [ -f "$work/misere/misere-shard-$i-of-$K.jsonl" ] || fail "no misère shard $i of $K"
+done
+"$NIMSEQ" survey-merge "$work/misere" --out "$work/mmerged" >/dev/null
+cmp "$work/mmerged/misere.jsonl" "$work/mlocal/misere.jsonl" || fail "merged misère survey differs from the local run"
+cmp "$work/mmerged/misere.md" "$work/mlocal/misere.md" || fail "merged misère Markdown differs"
+log "misère survey: $K shards merged equal the local run ($(( $(date +%s) - t0 )) s)"
 
 ### 2. One long run with a table, stopped twice.
 if ! "$NIMSEQ" compute --help 2>/dev/null | grep -q -- '--table'; then

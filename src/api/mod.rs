@@ -94,6 +94,48 @@ mod tests {
         ControlFlow::Continue(())
     }
 
+    /// The layers: `api` is called by the faces (the binary's `cli`, the Python package) and
+    /// calls the library; no library module reaches up into it (the misère survey took its
+    /// heap limit from here; the quotient's limits now live in `misere::quotient::limits`).
+    #[test]
+    fn no_library_module_reaches_up_into_api() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        assert!(files.len() > 20, "found the sources in {}", src.display());
+        for f in files {
+            let rel = f
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel.starts_with("api/") || rel.starts_with("cli/") || rel == "main.rs" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).unwrap();
+            assert!(
+                !text.contains("crate::api"),
+                "src/{rel} uses crate::api: the library must not depend on the layer above it"
+            );
+        }
+        // One heap limit for every face.
+        assert_eq!(
+            crate::survey::misere::MAX_HEAP_LIMIT,
+            crate::misere::quotient::limits::MAX_HEAP
+        );
+        assert_eq!(QUOTIENT_MAX_HEAP, crate::misere::quotient::limits::MAX_HEAP);
+    }
+
     #[test]
     fn values_are_completed_from_a_proved_period() {
         let rule = Rule::parse("0.07").unwrap();

@@ -8,14 +8,15 @@ use crate::misere::quotient::{Limits, QuotientError};
 use crate::misere::tame::Classified;
 use crate::rules::Rule;
 
-/// The largest heap limit accepted by [`quotient`].
-pub const QUOTIENT_MAX_HEAP: u64 = 1_000_000;
+/// The largest heap limit accepted by [`quotient`] (the quotient module's, shared by every
+/// face).
+pub use crate::misere::quotient::limits::MAX_HEAP as QUOTIENT_MAX_HEAP;
 
 /// The default heap limit of [`quotient`].
-pub const QUOTIENT_DEFAULT_MAX_HEAP: u64 = 1000;
+pub use crate::misere::quotient::limits::DEFAULT_MAX_HEAP as QUOTIENT_DEFAULT_MAX_HEAP;
 
 /// States the verification of one quotient may hold (each a bitset over the quotient).
-pub const QUOTIENT_STATE_LIMIT: usize = 20_000_000;
+pub use crate::misere::quotient::limits::DEFAULT_STATES as QUOTIENT_STATE_LIMIT;
 
 /// The misère quotient of `game`, heap by heap until it is certified or heap `max_heap`
 /// (default [`QUOTIENT_DEFAULT_MAX_HEAP`]) is done. `progress` is called after each heap with
@@ -27,7 +28,7 @@ pub fn quotient(
     max_heap: Option<u64>,
     progress: impl FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<(Classified, Option<QuotientError>), ApiError> {
-    quotient_until(game, max_heap, None, progress, &|| false)
+    quotient_until(game, max_heap, None, true, progress, &|| false)
 }
 
 /// The memory a quotient may hold when no limit is given: half the memory available
@@ -41,10 +42,14 @@ pub fn default_quotient_memory() -> u64 {
 /// of the heaps before. `stop` is looked at during each heap (between candidates, and every
 /// few hundred states of a verification): when it returns true the computation ends within
 /// milliseconds with the heaps done before, and the report says it was interrupted (no error).
+/// With `table` false the report leaves the multiplication table out (`"table": null`); it is
+/// computed all the same (the tame test reads it), and then dropped instead of moved into the
+/// report.
 pub fn quotient_until(
     game: &str,
     max_heap: Option<u64>,
     max_memory: Option<u64>,
+    table: bool,
     mut progress: impl FnMut(usize, usize) -> ControlFlow<()>,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Classified, Option<QuotientError>), ApiError> {
@@ -68,7 +73,8 @@ pub fn quotient_until(
             broke = flow.is_break();
             flow
         });
-    let mut report = solver.report();
+    // The solver's table moves into the report: no copy of its |Q|² ids.
+    let mut report = solver.into_report();
     if let Some(QuotientError::Stopped { heap }) = err {
         // Not a failure: the caller asked to stop.
         err = None;
@@ -81,5 +87,10 @@ pub fn quotient_until(
             None => format!("heap limit {max} reached"),
         });
     }
-    Ok((Classified::new(report), err))
+    let mut classified = Classified::new(report);
+    if !table {
+        classified.report.table =
+            crate::misere::quotient::ProductTable::left_out(classified.report.order);
+    }
+    Ok((classified, err))
 }

@@ -100,7 +100,8 @@ pub struct BarArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// When stderr is not a terminal (a batch job's log), a line of progress every SECS seconds:
-    /// heaps done, the rate since the previous line, largest value, rare count (0: none).
+    /// heaps done (games in a survey), the rate since the previous line, largest value, rare
+    /// count (0: none).
     #[arg(long, value_name = "SECS", default_value_t = 60)]
     pub log_every: u64,
 }

@@ -30,6 +30,8 @@ pub struct Bar {
 
 /// Progress written as lines, for a stderr that is a file (a batch job's log).
 struct Log {
+    /// After the count: "" for heaps, " games" in a survey.
+    unit: &'static str,
     every: Duration,
     started: Instant,
     total: u64,
@@ -43,6 +45,7 @@ impl Bar {
     pub fn new(total: u64, args: &BarArgs) -> Bar {
         let terminal = std::io::stderr().is_terminal();
         let log = (!args.quiet && !terminal && args.log_every > 0).then(|| Log {
+            unit: "",
             every: Duration::from_secs(args.log_every),
             started: Instant::now(),
             total,
@@ -77,7 +80,13 @@ impl Bar {
     /// Shows `done` heaps with this histogram.
     pub fn update(&mut self, done: u64, histogram: &Histogram) {
         if let Some(log) = &mut self.log {
-            log.update(done, Some(histogram));
+            log.update(done, || {
+                format!(
+                    ", largest {}, rare {}",
+                    histogram.max_value(),
+                    histogram.rare_mask().1
+                )
+            });
         }
         let Some(bar) = &self.bar else { return };
         if self
@@ -98,7 +107,7 @@ impl Bar {
     /// Shows `done` steps (a bar without a histogram: `genus`).
     pub fn set_position(&mut self, done: u64) {
         if let Some(log) = &mut self.log {
-            log.update(done, None);
+            log.update(done, String::new);
         }
         if let Some(bar) = &self.bar {
             bar.set_position(done);
@@ -139,8 +148,8 @@ impl Bar {
 }
 
 impl Log {
-    /// Writes a line when `every` has passed since the previous one.
-    fn update(&mut self, done: u64, histogram: Option<&Histogram>) {
+    /// Writes a line when `every` has passed since the previous one, ending with `extra()`.
+    fn update(&mut self, done: u64, extra: impl FnOnce() -> String) {
         let now = Instant::now();
         let Some((at, was)) = self.last else {
             self.last = Some((now, done));
@@ -157,16 +166,74 @@ impl Log {
         } else {
             format!("{rate:.1}/s")
         };
-        let mut line = format!(
-            "nimseq: {} {done} of {} ({:.1} %), {rate}",
+        eprintln!(
+            "nimseq: {} {done} of {}{} ({:.1} %), {rate}{}",
             clock(now.duration_since(self.started)),
             self.total,
+            self.unit,
             100.0 * done as f64 / self.total.max(1) as f64,
+            extra()
         );
-        if let Some(h) = histogram {
-            line += &format!(", largest {}, rare {}", h.max_value(), h.rare_mask().1);
+    }
+}
+
+/// The progress of a survey, in games: a bar on a terminal, or a line every `--log-every`
+/// seconds in a log (games done, the rate, the last game), or nothing with `--quiet`. Shared by
+/// the threads that run the games.
+pub struct Games {
+    bar: ProgressBar,
+    log: Option<std::sync::Mutex<(Log, u64)>>,
+}
+
+impl Games {
+    /// Progress of `total` games.
+    pub fn new(total: u64, args: &BarArgs) -> Games {
+        let draw = if args.quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let bar = ProgressBar::with_draw_target(Some(total), draw);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
+                .expect("valid template"),
+        );
+        let terminal = std::io::stderr().is_terminal();
+        let log = (!args.quiet && !terminal && args.log_every > 0).then(|| {
+            let now = Instant::now();
+            let log = Log {
+                unit: " games",
+                every: Duration::from_secs(args.log_every),
+                started: now,
+                total,
+                // The first line comes `every` after the start.
+                last: Some((now, 0)),
+            };
+            std::sync::Mutex::new((log, 0))
+        });
+        Games { bar, log }
+    }
+
+    /// One more game done: `code`.
+    pub fn done(&self, code: &str) {
+        self.bar.set_message(code.to_string());
+        self.bar.inc(1);
+        if let Some(log) = &self.log {
+            let mut guard = log.lock().unwrap_or_else(|e| e.into_inner());
+            let (log, done) = &mut *guard;
+            *done += 1;
+            log.update(*done, || format!(", last {code}"));
         }
-        eprintln!("{line}");
+    }
+
+    /// Prints a line on stderr above the bar.
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
     }
 }
 

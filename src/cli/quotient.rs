@@ -25,6 +25,10 @@ pub struct QuotientArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// With --json: leave out the order × order multiplication table ("table": null), which
+    /// is order² numbers (hundreds of MB at order 10^4).
+    #[arg(long, requires = "json")]
+    no_table: bool,
     /// Hold at most this much memory: 8G, 512M, 2^30 (bytes; K, M, G, T are powers of 1024).
     /// Tables and verification states are sized before they are allocated; a heap that needs
     /// more stops the command (exit 1) with the quotient of the heaps before. Default: half
@@ -55,6 +59,7 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
         &args.game,
         Some(max),
         args.max_memory,
+        !args.no_table,
         |n, order| {
             bar.set_position(n as u64 + 1);
             bar.set_message(&format!("|Q| = {order}"));
@@ -68,7 +73,8 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
     )
     .map_err(super::api_error)?;
     bar.finish();
-    let out = std::io::stdout().lock();
+    // Buffered: the JSON table is written row by row (order² numbers).
+    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.json {
         report::write_quotient_json(out, &report)?;
     } else {

@@ -13,7 +13,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::engine::EngineKind;
 use nimseq::report::survey as out;
@@ -44,8 +43,8 @@ pub struct SurveyArgs {
     /// Run part I of K (1 <= I <= K). Default: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN/_MAX when set, else the whole survey.
     #[arg(long, value_name = "I/K")]
     shard: Option<Shard>,
-    /// Largest heap shift compared when grouping equivalent games.
-    #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S", allow_negative_numbers = true)]
+    /// Largest heap shift compared when grouping equivalent games. Not with --misere.
+    #[arg(long, default_value_t = DEFAULT_MAX_SHIFT, value_name = "S", allow_negative_numbers = true, conflicts_with = "misere")]
     max_shift: usize,
     /// The misère quotient of every game instead (Plambeck and Siegel; see 'nimseq quotient'):
     /// |Q|, |P|, the heap where it was certified, the period of its heaps' elements, tame.
@@ -54,10 +53,10 @@ pub struct SurveyArgs {
     #[arg(long, conflicts_with = "engine")]
     misere: bool,
     /// With --misere: the largest heap of each game [default: 300].
-    #[arg(long, value_name = "N", value_parser = count_arg)]
+    #[arg(long, value_name = "N", value_parser = count_arg, allow_negative_numbers = true)]
     max_heap: Option<u64>,
     /// With --misere: stop a game whose quotient grows past this order [default: 1000].
-    #[arg(long, value_name = "K", value_parser = count_arg)]
+    #[arg(long, value_name = "K", value_parser = count_arg, allow_negative_numbers = true)]
     max_order: Option<u64>,
     /// With --misere: seconds for each game, looked at between heaps [default: 5].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
@@ -176,6 +175,11 @@ impl SurveyArgs {
         self.run.bar.quiet
     }
 
+    /// `--quiet` and `--log-every`.
+    pub fn bar(&self) -> &super::BarArgs {
+        &self.run.bar
+    }
+
     /// `--heap-lines` (hidden).
     pub fn heap_lines(&self) -> bool {
         self.heap_lines
@@ -288,13 +292,7 @@ pub fn survey(args: SurveyArgs) -> anyhow::Result<()> {
             let all = f.records.len();
             (f, all)
         }
-        None => run_shard(
-            &games,
-            &header,
-            &opts,
-            target.as_deref(),
-            args.run.bar.quiet,
-        )?,
+        None => run_shard(&games, &header, &opts, target.as_deref(), &args.run.bar)?,
     };
     let seconds = start.elapsed().as_secs_f64();
     // The time is this run's: say so when part of the games came from an earlier one.
@@ -335,7 +333,7 @@ fn run_shard(
     header: &Header,
     opts: &SurveyOptions,
     target: Option<&Path>,
-    quiet: bool,
+    bar_args: &super::BarArgs,
 ) -> anyhow::Result<(ShardFile, usize)> {
     let partial = target.map(partial_path);
     let done = match &partial {
@@ -357,25 +355,15 @@ fn run_shard(
     };
     let resumed = done.len();
     let todo = header.indices.len() - resumed;
-    // Games, not heaps: every game runs to the same N. Hidden by --quiet (and off a terminal).
-    let draw = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(Some(todo as u64), draw);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
-            .expect("valid template"),
-    );
+    // Games, not heaps: every game runs to the same N. A bar on a terminal, lines every
+    // --log-every seconds in a log, nothing with --quiet.
+    let bar = super::progress::Games::new(todo as u64, bar_args);
     if !done.is_empty() {
-        bar.suspend(|| {
-            eprintln!(
-                "nimseq: resuming: {} of {} games already done",
-                done.len(),
-                header.indices.len()
-            )
-        });
+        bar.println(&format!(
+            "nimseq: resuming: {} of {} games already done",
+            done.len(),
+            header.indices.len()
+        ));
     }
     let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
     let records = survey::run(games, &header.indices, opts, done, &|r| {
@@ -385,10 +373,9 @@ fn run_shard(
                 write_error.lock().expect("no panics").get_or_insert(e);
             }
         }
-        bar.set_message(r.code.clone());
-        bar.inc(1);
+        bar.done(&r.code);
     })?;
-    bar.finish_and_clear();
+    bar.finish();
     if let Some(e) = write_error.into_inner().expect("no panics") {
         return Err(e).context("cannot write the checkpoint");
     }

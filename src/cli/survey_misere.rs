@@ -29,7 +29,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimseq::report::survey as out;
 use nimseq::survey::misere::file::{self, MisereFile, MisereHeader};
@@ -291,16 +290,8 @@ fn supervise(
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let deadline = Duration::from_secs_f64(2.0 * opts.budget.as_secs_f64() + 5.0);
-    let draw = if args.quiet() {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), draw);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
-            .expect("valid template"),
-    );
+    // A bar on a terminal, lines every --log-every seconds in a log (a Slurm task's).
+    let bar = super::progress::Games::new(todo.len() as u64, args.bar());
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<MisereRow>> = Mutex::new(Vec::with_capacity(todo.len()));
     std::thread::scope(|s| {
@@ -309,14 +300,13 @@ fn supervise(
                 while let Some(&j) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let row = run_child(&exe, j, &games[j], opts, deadline);
                     on_row(&row);
-                    bar.set_message(games[j].code.clone());
-                    bar.inc(1);
+                    bar.done(&games[j].code);
                     rows.lock().expect("no panics").push(row);
                 }
             });
         }
     });
-    bar.finish_and_clear();
+    bar.finish();
     let mut rows = rows.into_inner().expect("no panics");
     rows.sort_by_key(|r| r.index);
     Ok(rows)

@@ -58,7 +58,7 @@ impl Classified {
 pub fn tame_index(report: &QuotientReport) -> Option<u32> {
     let order = report.order;
     let one = report.identity;
-    let mul = |a: u32, b: u32| report.table[a as usize][b as usize];
+    let mul = |a: u32, b: u32| report.table.get(a, b);
     let others = (0..order as u32).filter(|&e| e != one);
     match order {
         0 => None,
@@ -122,7 +122,7 @@ mod tests {
             heaps: vec![],
             identity: 0,
             p,
-            table,
+            table: crate::misere::quotient::ProductTable::from_rows(&table),
             presentation: String::new(),
             generators: vec![],
             elements: vec![],

@@ -10,6 +10,18 @@
 //! heaps and of least words) are left out and covered by [`SLACK`].
 
 use super::closure::{self, Closure};
+
+/// The largest heap limit any face accepts (`quotient --max-heap`, `survey --misere
+/// --max-heap`, Python's `max_heap`): Φ and the option lists grow with the heaps, and no
+/// quotient known needs a millionth heap to be certified.
+pub const MAX_HEAP: u64 = 1_000_000;
+
+/// The heap limit of `nimseq quotient` and Python's `quotient()` when none is given.
+pub const DEFAULT_MAX_HEAP: u64 = 1000;
+
+/// The states a verification may hold when no limit is given (each a bitset over the
+/// quotient): `quotient` and Python's `quotient()`; the memory limit usually binds first.
+pub const DEFAULT_STATES: usize = 20_000_000;
 use super::monoid::Monoid;
 
 /// The fewest states a verification must be able to hold for a candidate to be worth

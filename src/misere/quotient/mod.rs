@@ -147,7 +147,7 @@ use crate::analysis::{theorem_t, Period, PeriodChecker};
 use crate::rules::{MoveSet, Rule};
 
 pub use closure::{Closure, ClosureError};
-pub use monoid::{presentation, Monoid, Presentation};
+pub use monoid::{presentation, Monoid, Presentation, ProductTable};
 
 /// Why a quotient computation stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -715,6 +715,20 @@ impl QuotientSolver {
 
     /// Everything the `quotient` command reports.
     pub fn report(&self) -> QuotientReport {
+        let mut r = self.report_without_table();
+        r.table = ProductTable::new(self.m.order, self.m.table.clone());
+        r
+    }
+
+    /// [`QuotientSolver::report`], giving up the solver: its table moves into the report
+    /// (no copy of `|Q|²` ids).
+    pub fn into_report(mut self) -> QuotientReport {
+        let mut r = self.report_without_table();
+        r.table = ProductTable::new(self.m.order, std::mem::take(&mut self.m.table));
+        r
+    }
+
+    fn report_without_table(&self) -> QuotientReport {
         let m = &self.m;
         let pres = presentation(m, &self.phi);
         let period = self.period();
@@ -732,7 +746,7 @@ impl QuotientSolver {
             heaps: self.phi.clone(),
             identity: 0,
             p: (0..m.order as u32).filter(|&e| m.p[e as usize]).collect(),
-            table: m.table.chunks(m.order).map(|r| r.to_vec()).collect(),
+            table: ProductTable::left_out(m.order),
             presentation: pres.text(),
             generators: (0..pres.generators.len())
                 .map(|i| Generator {
@@ -787,8 +801,8 @@ pub struct QuotientReport {
     pub identity: u32,
     /// The ids in P.
     pub p: Vec<u32>,
-    /// `table[a][b]` = the id of `a·b`.
-    pub table: Vec<Vec<u32>>,
+    /// `table[a][b]` = the id of `a·b` (rows, streamed; `null` when left out).
+    pub table: ProductTable,
     /// Generators and relations.
     pub presentation: String,
     /// The generators.

@@ -52,6 +52,75 @@ impl Monoid {
     }
 }
 
+/// A quotient's multiplication table as a report carries it: flat (`order²` ids, as the
+/// [`Monoid`] holds it), written as `order` rows of `order` ids by serde, one row at a time, so
+/// that `quotient --json` streams it (hundreds of MB at `|Q| ≈ 10^4`) without building a
+/// nested copy. `None` ids: the table left out (`quotient --json --no-table`), written `null`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ProductTable {
+    order: usize,
+    ids: Option<Vec<u32>>,
+}
+
+impl ProductTable {
+    /// The table of `order` elements, `ids[a * order + b] = a·b`.
+    pub fn new(order: usize, ids: Vec<u32>) -> ProductTable {
+        assert_eq!(ids.len(), order * order, "a table of {order}² ids");
+        ProductTable {
+            order,
+            ids: Some(ids),
+        }
+    }
+
+    /// From rows: `rows[a][b] = a·b`.
+    pub fn from_rows(rows: &[Vec<u32>]) -> ProductTable {
+        ProductTable::new(rows.len(), rows.concat())
+    }
+
+    /// No table (left out of a report); `get` panics.
+    pub fn left_out(order: usize) -> ProductTable {
+        ProductTable { order, ids: None }
+    }
+
+    /// Is the table there?
+    pub fn is_present(&self) -> bool {
+        self.ids.is_some()
+    }
+
+    /// The product `a·b`.
+    #[inline]
+    pub fn get(&self, a: u32, b: u32) -> u32 {
+        self.ids.as_ref().expect("the table was left out")[a as usize * self.order + b as usize]
+    }
+
+    /// Row `a`: `a·b` for every `b`.
+    pub fn row(&self, a: usize) -> &[u32] {
+        let ids = self.ids.as_ref().expect("the table was left out");
+        &ids[a * self.order..(a + 1) * self.order]
+    }
+
+    /// The rows, `rows[a][b] = a·b` (a copy; for tests and small quotients).
+    pub fn rows(&self) -> Vec<Vec<u32>> {
+        (0..self.order).map(|a| self.row(a).to_vec()).collect()
+    }
+}
+
+impl serde::Serialize for ProductTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let Some(ids) = &self.ids else {
+            return s.serialize_none();
+        };
+        let mut seq = s.serialize_seq(Some(self.order))?;
+        if self.order > 0 {
+            for row in ids.chunks(self.order) {
+                seq.serialize_element(row)?;
+            }
+        }
+        seq.end()
+    }
+}
+
 /// A bipartite monoid given by a multiplication function over `0 .. size`, generated from
 /// element 0 (its identity) by `gens`: reduces it by indistinguishability (`x ~ y` when
 /// `xz ∈ P ⇔ yz ∈ P` for every `z`). Returns the class of each element (classes numbered in

@@ -35,8 +35,8 @@ use super::{Game, PatternError};
 use crate::misere::quotient::{compute_until, Limits, QuotientError};
 use crate::misere::tame::tame_index;
 
-/// The largest heap limit accepted (that of the `quotient` command).
-pub const MAX_HEAP_LIMIT: u64 = crate::api::QUOTIENT_MAX_HEAP;
+/// The largest heap limit accepted: the quotient module's, as for the `quotient` command.
+pub const MAX_HEAP_LIMIT: u64 = crate::misere::quotient::limits::MAX_HEAP;
 
 /// The limits of each game's quotient.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -253,7 +253,7 @@ pub fn misere_row_watched(
             ControlFlow::Continue(())
         }
     });
-    let r = solver.report();
+    let r = solver.into_report();
     let stopped_by = if r.certified {
         None
     } else {
