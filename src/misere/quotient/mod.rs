@@ -152,14 +152,16 @@
 //!
 //! Session 4 (2026-11-28, traces of every candidate, `results/misere.md`): the union from
 //! `Q_33` with doubling indices was built ([`Recalibration::FromBase`]) and is worse (it gives
-//! up at 0.07's heap 25). With the reduced table written by rows and the number of
-//! recalibrations raised ([`CandidateLimits`]), the default search at heap 34 runs on past 64
-//! candidates and shows what it does: sweeps through the heaps (a failure at
+//! up at 0.07's heap 25). With every candidate traced and no limit on the recalibrations
+//! ([`CandidateLimits`]), the default search at heap 34 shows what it does: it sweeps
+//! through the heaps (a failure at
 //! `34·14²·10·4·2` frees 4, then 6, 10, 11, 12, 13, 14, 16, 17, …, 25, each candidate one heap
 //! higher), then a bump of heap 34's or heap 30's index, then the sweep again; the failing
 //! positions are `34^k·30^j·25·…` with `k` from 3 to 8 and `j` from 0 to 6, and the reduced
 //! orders climb from 1,580 to 8,000–16,300, at the limit of 2^14: after 47 candidates (111 s
-//! of CPU, 3.1 GB) no candidate freeing heaps of `34⁸·30⁵·25·14` fits, and the heap stops. The same wall stands at order 304 for Officers (0.6, heap 17), 0.36 (heap 22) and
+//! of CPU, 3.1 GB) no candidate freeing heaps of `34⁸·30⁵·25·14` fits, and the heap stops
+//! (so the limit of 64 was not what stopped it; the old error did not tell the two apart).
+//! The same wall stands at order 304 for Officers (0.6, heap 17), 0.36 (heap 22) and
 //! 0.37 (heap 16), where MisereSolver stops too: there the candidates reach orders 9,000 and
 //! 31,728 (with a limit of 2^15) within three recalibrations and fail at `17^8·10²`. In both,
 //! the reduction hardly merges (12,160 elements to 9,016; 36,064 to 31,728): the candidates'
