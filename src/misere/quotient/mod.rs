@@ -47,8 +47,24 @@
 //!    computed over least words, the monoid reduced ([`build_candidate`]); the first candidate
 //!    that predicts the failing position correctly is verified again, and so on from each new
 //!    failure. This is a search that need not succeed: after [`MAX_RECALIBRATIONS`] candidates
-//!    the computation stops with [`QuotientError::Refinement`] and heaps `0 … n − 1` are kept.
-//!    What is reported is always a verified quotient, never a guess.
+//!    ([`CandidateLimits`]), or when no subset gives a candidate right at the failing positions
+//!    within the size limits, the computation stops with [`QuotientError::Refinement`] (which
+//!    says which) and heaps `0 … n − 1` are kept. What is reported is always a verified
+//!    quotient, never a guess: whatever the search does, only a candidate the closure passes
+//!    is committed, so the choice of search ([`Recalibration`]) changes how far a computation
+//!    gets, never what it reports. Each candidate verified is recorded ([`Attempt`]:
+//!    [`QuotientSolver::attempts`], or sent as it is made with [`QuotientSolver::with_trace`];
+//!    `examples/quotient_trace.rs` prints them).
+//!
+//!    A second search, [`Recalibration::FromBase`], builds every candidate from `Q_{n−1}`
+//!    instead of from the last failed one, with the union of the heaps freed so far at this
+//!    heap and an index that at least doubles when a failing position has as many copies of a
+//!    freed heap as its index. It reaches the same quotients where both finish (a verified
+//!    reduced candidate is `Q_n`; tested on random codes), but every freed heap multiplies the
+//!    unreduced candidate by its radix, and nothing of the failed candidates' refinement is
+//!    kept: on 0.07 it gives up at heap 25 (eight heaps freed, 1.5 million elements for a
+//!    quotient of order 176) where the default passes in milliseconds. It is kept for
+//!    experiments, not as the default.
 //!
 //! # When the quotient is the whole game's (certified)
 //! For a finite octal code (digits 0–7, no `!`), `t` its last non-zero digit: if
@@ -91,7 +107,11 @@
 //!   failing candidate is usually rejected among a fraction of the states.
 //! - **The candidate built with tables.** [`build_candidate`] multiplies by mixed-radix
 //!   arithmetic without allocation, tabulates multiplication by each heap's element, and takes
-//!   each heap's option elements once; the options of a least word are then table look-ups.
+//!   each heap's option elements once; the options of a least word are then table look-ups
+//!   (the word without one heap is one look-up too). The reduced table is written row by row
+//!   (the monoid is commutative, so a column is a row): written column by column it missed
+//!   the cache on every entry, 65 % of the construction at order 9,000, and 0.6's failing
+//!   search at heap 17 took 2.4 times as long.
 //! - **The closure without branches or allocation** ([`closure`]): the gather is done once per
 //!   state and distinct `g`, bit by bit without branches; states are hashed word by word
 //!   ([`fxhash`]).
@@ -129,6 +149,25 @@
 //! failure (a search over the closure's states by largest heap first), recalibration from
 //! `Q_33` with the union of the freed heaps rather than from the last failed candidate, and an
 //! index that grows geometrically.
+//!
+//! Session 4 (2026-11-28, traces of every candidate, `results/misere.md`): the union from
+//! `Q_33` with doubling indices was built ([`Recalibration::FromBase`]) and is worse (it gives
+//! up at 0.07's heap 25). With every candidate traced and no limit on the recalibrations
+//! ([`CandidateLimits`]), the default search at heap 34 shows what it does: it sweeps
+//! through the heaps (a failure at
+//! `34·14²·10·4·2` frees 4, then 6, 10, 11, 12, 13, 14, 16, 17, …, 25, each candidate one heap
+//! higher), then a bump of heap 34's or heap 30's index, then the sweep again; the failing
+//! positions are `34^k·30^j·25·…` with `k` from 3 to 8 and `j` from 0 to 6, and the reduced
+//! orders climb from 1,580 to 8,000–16,300, at the limit of 2^14: after 47 candidates (111 s
+//! of CPU, 3.1 GB) no candidate freeing heaps of `34⁸·30⁵·25·14` fits, and the heap stops
+//! (so the limit of 64 was not what stopped it; the old error did not tell the two apart).
+//! The same wall stands at order 304 for Officers (0.6, heap 17), 0.36 (heap 22) and
+//! 0.37 (heap 16), where MisereSolver stops too: there the candidates reach orders 9,000 and
+//! 31,728 (with a limit of 2^15) within three recalibrations and fail at `17^8·10²`. In both,
+//! the reduction hardly merges (12,160 elements to 9,016; 36,064 to 31,728): the candidates'
+//! P, computed over least words, tells almost every element apart. That suggests (it proves
+//! nothing) candidates far from the quotient rather than a quotient that large; what would
+//! tell is an exact outcome of some of the failing positions by another route.
 
 pub mod closure;
 mod fxhash;
@@ -140,6 +179,7 @@ mod reference;
 mod tests;
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -152,16 +192,17 @@ pub use monoid::{presentation, Monoid, Presentation, ProductTable};
 /// Why a quotient computation stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QuotientError {
-    /// No candidate for heap `heap` passed the verification within the recalibrations tried.
-    #[error(
-        "no candidate for the quotient at heap {heap} passed the verification within {} \
-         recalibrations; the quotient of heaps 0 .. {} is kept",
-        MAX_RECALIBRATIONS,
-        heap - 1
-    )]
+    /// No candidate for heap `heap` passed the verification: the recalibrations ran out
+    /// (`verified − 1` of them), or none of the candidates freeing heaps of the last failing
+    /// position was right there and within the size limits (`exhausted`).
+    #[error("{}", refinement_text(*heap, *verified, *exhausted))]
     Refinement {
         /// The heap.
         heap: usize,
+        /// Candidates verified at this heap.
+        verified: usize,
+        /// The search found no next candidate (rather than reaching its limit).
+        exhausted: bool,
     },
     /// The verification closure outgrew its limit.
     #[error("the verification of heap {heap} needs more than {limit} states")]
@@ -202,6 +243,22 @@ pub enum QuotientError {
     },
 }
 
+fn refinement_text(heap: usize, verified: usize, exhausted: bool) -> String {
+    let why = if exhausted {
+        format!(
+            "after {verified} candidates, none freeing heaps of the last failing position was \
+             right there within the size limits"
+        )
+    } else {
+        format!("within {} recalibrations", verified - 1)
+    };
+    format!(
+        "no candidate for the quotient at heap {heap} passed the verification {why}; the \
+         quotient of heaps 0 .. {} is kept",
+        heap - 1
+    )
+}
+
 /// Most columns (powers of a new generator) tried before giving up.
 const MAX_COLUMNS: usize = 1 << 14;
 
@@ -227,6 +284,51 @@ pub struct QuotientSolver {
     memory_limit: usize,
     /// Bytes of the copy of the quotient kept while a step is under way.
     backup_bytes: usize,
+    /// How a failed candidate is recalibrated.
+    recalibration: Recalibration,
+    /// The largest candidates a recalibration builds.
+    candidate_limits: CandidateLimits,
+    /// The candidates tried at the last heap that needed a recalibration.
+    attempts: Vec<Attempt>,
+    /// Where each attempt is also sent as it is made, when asked.
+    trace: Option<std::sync::mpsc::Sender<Attempt>>,
+}
+
+/// How the candidates after a failed one are built (see the module text).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Recalibration {
+    /// From the quotient of the heaps before, with every heap freed so far at this heap (their
+    /// union) and an index that at least doubles when a failing position has as many copies
+    /// of a freed heap as its index (an experiment: see the module text).
+    FromBase,
+    /// From the last failed candidate, freeing heaps of the last failing position only, each
+    /// with an index one above its copies there.
+    #[default]
+    FromFailed,
+}
+
+/// One candidate verified during a recalibration (for reports and experiments).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Attempt {
+    /// The heap being computed.
+    pub heap: usize,
+    /// The freed heaps `(heap, index, period)` of the candidate.
+    pub free: Vec<(usize, usize, usize)>,
+    /// Its order before reduction.
+    pub size: usize,
+    /// Its order (reduced).
+    pub order: usize,
+    /// Candidates built to find it (the others failed at a known failing position, were too
+    /// large, or changed nothing).
+    pub built: usize,
+    /// The position it failed at (heaps, largest first), or `None` when it passed.
+    pub failure: Option<Vec<usize>>,
+    /// States of its verification when it ended.
+    pub states: usize,
+    /// Milliseconds spent building candidates for it, and verifying it.
+    pub build_ms: u64,
+    /// Milliseconds of its verification.
+    pub verify_ms: u64,
 }
 
 impl QuotientSolver {
@@ -248,7 +350,44 @@ impl QuotientSolver {
             state_limit,
             memory_limit: usize::MAX,
             backup_bytes: 0,
+            recalibration: Recalibration::default(),
+            candidate_limits: CandidateLimits::default(),
+            attempts: Vec::new(),
+            trace: None,
         }
+    }
+
+    /// The same solver recalibrating failed candidates by `how`.
+    pub fn with_recalibration(mut self, how: Recalibration) -> QuotientSolver {
+        self.recalibration = how;
+        self
+    }
+
+    /// The same solver building candidates up to `limits` in its recalibrations (larger ones
+    /// are skipped; the memory limit is looked at besides).
+    pub fn with_candidate_limits(mut self, limits: CandidateLimits) -> QuotientSolver {
+        self.candidate_limits = limits;
+        self
+    }
+
+    /// The same solver sending each candidate verified during a recalibration to `to` as it
+    /// is tried (the send is ignored when the receiver is gone).
+    pub fn with_trace(mut self, to: std::sync::mpsc::Sender<Attempt>) -> QuotientSolver {
+        self.trace = Some(to);
+        self
+    }
+
+    /// The candidates verified during the last recalibration (of the last heap that needed
+    /// one, whether it passed or not).
+    pub fn attempts(&self) -> &[Attempt] {
+        &self.attempts
+    }
+
+    fn record(&mut self, a: Attempt) {
+        if let Some(t) = &self.trace {
+            let _ = t.send(a.clone());
+        }
+        self.attempts.push(a);
     }
 
     /// The same solver holding at most `bytes` at once: a heap whose candidates or their
@@ -389,6 +528,7 @@ impl QuotientSolver {
     }
 
     fn step_inner(&mut self, stop: &dyn Fn() -> bool) -> Result<(), QuotientError> {
+        let started = Instant::now();
         let n = self.phi.len();
         if n > self.moves.max_heap {
             self.moves = self.rule.moves((2 * n).max(16));
@@ -440,7 +580,7 @@ impl QuotientSolver {
                     return Ok(());
                 }
                 Err(ClosureError::Stopped) => return Err(QuotientError::Stopped { heap: n }),
-                Err(e) => e,
+                Err(e) => (e, self.closure.len()),
             }
         } else {
             let mut rep = vec![usize::MAX; count];
@@ -482,17 +622,46 @@ impl QuotientSolver {
                     return Ok(());
                 }
                 Err(VerifyError::Quotient(e)) => return Err(e),
-                Err(VerifyError::Closure(e)) => {
-                    self.m = new;
-                    self.phi = phi;
-                    e
+                Err(VerifyError::Closure(e, states)) => {
+                    if self.recalibration == Recalibration::FromFailed {
+                        self.m = new;
+                        self.phi = phi;
+                    }
+                    (e, states)
                 }
             }
         };
-        if self.phi.len() == n {
-            self.phi.push(x_class);
+        let (failure, states) = failure;
+        self.attempts.clear();
+        let first = (n, mu, per);
+        self.record(Attempt {
+            heap: n,
+            free: vec![first],
+            size: q * len,
+            order: count,
+            built: 1,
+            failure: match &failure {
+                ClosureError::Inconsistent(p) => Some(p.clone()),
+                _ => None,
+            },
+            states,
+            build_ms: 0,
+            verify_ms: started.elapsed().as_millis() as u64,
+        });
+        match self.recalibration {
+            Recalibration::FromFailed => {
+                if self.phi.len() == n {
+                    self.phi.push(x_class);
+                }
+                self.recalibrate(n, failure, stop)
+            }
+            Recalibration::FromBase => {
+                // `self.m` is still the quotient of heaps 0 … n − 1; heap n is always freed,
+                // so its element there is never read.
+                self.phi.push(0);
+                self.recalibrate_from_base(n, failure, vec![first], stop)
+            }
         }
-        self.recalibrate(n, failure, stop)
     }
 
     /// The columns of `P_M` for the powers of heap `n` (see the module text): `(m, p, columns)`.
@@ -579,7 +748,7 @@ impl QuotientSolver {
                         order: m.order,
                     }))
                 }
-                Err(e) => return Err(VerifyError::Closure(e)),
+                Err(e) => return Err(VerifyError::Closure(e, c.len())),
             }
         }
         Ok(c)
@@ -612,7 +781,7 @@ impl QuotientSolver {
         // Every failing position met at this heap: a candidate must be consistent at each
         // (a necessary condition, checked before its costly verification).
         let mut failures: Vec<Vec<usize>> = Vec::new();
-        for _ in 0..MAX_RECALIBRATIONS {
+        for round in 0..self.candidate_limits.recalibrations {
             let position = match failure {
                 ClosureError::TooMany => {
                     return Err(QuotientError::TooManyStates {
@@ -624,6 +793,8 @@ impl QuotientSolver {
                 ClosureError::Inconsistent(p) => p,
             };
             failures.push(position.clone());
+            let started = Instant::now();
+            let mut built = 0;
             let mut involved: Vec<usize> = position.clone();
             involved.sort_unstable();
             involved.dedup();
@@ -641,15 +812,16 @@ impl QuotientSolver {
                     if stop() {
                         return Err(QuotientError::Stopped { heap: n });
                     }
-                    let built = build_candidate_within(
+                    built += 1;
+                    let made = build_sized(
                         &self.moves,
                         &self.m,
                         &self.phi,
                         &free,
-                        self.budget(),
+                        (self.budget(), self.candidate_limits),
                         stop,
                     );
-                    let (m, phi) = match built {
+                    let (m, phi, size) = match made {
                         Ok(c) => c,
                         Err(Build::TooLarge) => continue,
                         Err(Build::Memory(order)) => {
@@ -669,30 +841,180 @@ impl QuotientSolver {
                         closure::consistent_at(&m, &path)
                     };
                     if failures.iter().rev().all(consistent) {
-                        chosen = Some((m, phi));
+                        chosen = Some((m, phi, size, free));
                         break 'search;
                     }
                 }
             }
-            let Some((m, phi)) = chosen else {
-                return Err(QuotientError::Refinement { heap: n });
+            let Some((m, phi, size, free)) = chosen else {
+                return Err(QuotientError::Refinement {
+                    heap: n,
+                    verified: round + 1,
+                    exhausted: true,
+                });
             };
+            let build_ms = started.elapsed().as_millis() as u64;
+            let verifying = Instant::now();
             let mut first = vec![n];
             first.extend(position.iter());
-            match self.verify_full(n, &m, &phi, &first, stop) {
+            let verdict = self.verify_full(n, &m, &phi, &first, stop);
+            self.record(attempt(
+                n, free, size, m.order, built, build_ms, verifying, &verdict,
+            ));
+            match verdict {
                 Ok(closure) => {
                     self.commit(m, phi, closure);
                     return Ok(());
                 }
                 Err(VerifyError::Quotient(e)) => return Err(e),
-                Err(VerifyError::Closure(e)) => {
+                Err(VerifyError::Closure(e, _)) => {
                     self.m = m;
                     self.phi = phi;
                     failure = e;
                 }
             }
         }
-        Err(QuotientError::Refinement { heap: n })
+        Err(QuotientError::Refinement {
+            heap: n,
+            verified: self.candidate_limits.recalibrations + 1,
+            exhausted: false,
+        })
+    }
+
+    /// The candidate for heap `n` with the heaps `freed` freed from the quotient of heaps
+    /// `0 … n − 1` (in `self.m`, `self.phi`) failed: add to the freed heaps some heaps of the
+    /// failing position (a heap not yet freed becomes its own cyclic generator; a freed one
+    /// with at least as many copies there as its index gets an index at least twice as large),
+    /// smallest sets first, rebuild from the quotient of heaps `0 … n − 1`, and verify the
+    /// first candidate right at every failing position met so far; repeat from each new
+    /// failure.
+    fn recalibrate_from_base(
+        &mut self,
+        n: usize,
+        mut failure: ClosureError,
+        mut freed: Vec<(usize, usize, usize)>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), QuotientError> {
+        let mut failures: Vec<Vec<usize>> = Vec::new();
+        for round in 0..self.candidate_limits.recalibrations {
+            let position = match failure {
+                ClosureError::TooMany => {
+                    return Err(QuotientError::TooManyStates {
+                        heap: n,
+                        limit: self.state_limit,
+                    })
+                }
+                ClosureError::Stopped => return Err(QuotientError::Stopped { heap: n }),
+                ClosureError::Inconsistent(p) => p,
+            };
+            failures.push(position.clone());
+            let started = Instant::now();
+            let mut involved = position.clone();
+            involved.sort_unstable();
+            involved.dedup();
+            let proposals: Vec<(usize, usize, usize)> = involved
+                .iter()
+                .filter_map(|&h| {
+                    let copies = position.iter().filter(|&&x| x == h).count();
+                    match freed.iter().find(|f| f.0 == h) {
+                        Some(&(_, i, p)) => (copies >= i).then(|| (h, (2 * i).max(copies + 1), p)),
+                        None => {
+                            let (idx, _) = index_period(&self.m, self.phi[h]);
+                            Some((h, idx.max(copies) + 1, 2))
+                        }
+                    }
+                })
+                .collect();
+            let picks: Vec<usize> = (0..proposals.len()).collect();
+            let mut chosen = None;
+            let mut built = 0;
+            'search: for size in 1..=picks.len() {
+                for subset in combinations(&picks, size) {
+                    let mut free = freed.clone();
+                    for &k in &subset {
+                        let pr = proposals[k];
+                        match free.iter_mut().find(|f| f.0 == pr.0) {
+                            Some(f) => *f = pr,
+                            None => free.push(pr),
+                        }
+                    }
+                    if stop() {
+                        return Err(QuotientError::Stopped { heap: n });
+                    }
+                    built += 1;
+                    let made = build_sized(
+                        &self.moves,
+                        &self.m,
+                        &self.phi,
+                        &free,
+                        (self.budget(), self.candidate_limits),
+                        stop,
+                    );
+                    let (m, phi, size) = match made {
+                        Ok(c) => c,
+                        Err(Build::TooLarge) => continue,
+                        Err(Build::Memory(order)) => {
+                            return Err(QuotientError::Memory {
+                                heap: n,
+                                limit: self.memory_limit,
+                                order,
+                            })
+                        }
+                        Err(Build::Stopped) => return Err(QuotientError::Stopped { heap: n }),
+                    };
+                    let consistent = |pos: &Vec<usize>| {
+                        let path: Vec<(u32, Vec<u32>)> = pos
+                            .iter()
+                            .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
+                            .collect();
+                        closure::consistent_at(&m, &path)
+                    };
+                    if failures.iter().rev().all(consistent) {
+                        chosen = Some((free, m, phi, size));
+                        break 'search;
+                    }
+                }
+            }
+            let Some((free, m, phi, size)) = chosen else {
+                return Err(QuotientError::Refinement {
+                    heap: n,
+                    verified: round + 1,
+                    exhausted: true,
+                });
+            };
+            let build_ms = started.elapsed().as_millis() as u64;
+            let verifying = Instant::now();
+            let mut first = vec![n];
+            first.extend(position.iter());
+            let verdict = self.verify_full(n, &m, &phi, &first, stop);
+            let order = m.order;
+            self.record(attempt(
+                n,
+                free.clone(),
+                size,
+                order,
+                built,
+                build_ms,
+                verifying,
+                &verdict,
+            ));
+            match verdict {
+                Ok(closure) => {
+                    self.commit(m, phi, closure);
+                    return Ok(());
+                }
+                Err(VerifyError::Quotient(e)) => return Err(e),
+                Err(VerifyError::Closure(e, _)) => {
+                    freed = free;
+                    failure = e;
+                }
+            }
+        }
+        Err(QuotientError::Refinement {
+            heap: n,
+            verified: self.candidate_limits.recalibrations + 1,
+            exhausted: false,
+        })
     }
 
     fn certify(&mut self) {
@@ -903,6 +1225,37 @@ fn heap_order(last: usize, first: &[usize]) -> Vec<usize> {
     out
 }
 
+/// The record of a candidate verified in a recalibration.
+#[allow(clippy::too_many_arguments)]
+fn attempt(
+    heap: usize,
+    free: Vec<(usize, usize, usize)>,
+    size: usize,
+    order: usize,
+    built: usize,
+    build_ms: u64,
+    verifying: Instant,
+    verdict: &Result<Closure, VerifyError>,
+) -> Attempt {
+    let (failure, states) = match verdict {
+        Ok(c) => (None, c.len()),
+        Err(VerifyError::Closure(ClosureError::Inconsistent(p), s)) => (Some(p.clone()), *s),
+        Err(VerifyError::Closure(_, s)) => (None, *s),
+        Err(VerifyError::Quotient(_)) => (None, 0),
+    };
+    Attempt {
+        heap,
+        free,
+        size,
+        order,
+        built,
+        failure,
+        states,
+        build_ms,
+        verify_ms: verifying.elapsed().as_millis() as u64,
+    }
+}
+
 /// `(index, period)` of `x` in `m`: the least `i` and `p ≥ 1` with `x^(i+p) = x^i`.
 fn index_period(m: &Monoid, x: u32) -> (usize, usize) {
     let mut seen: HashMap<u32, usize> = HashMap::new();
@@ -947,6 +1300,29 @@ pub(crate) const MAX_CANDIDATE: usize = 1 << 18;
 /// Most elements of a reduced candidate (its table is `MAX_ORDER²` ids: 1 GiB).
 const MAX_ORDER: usize = 1 << 14;
 
+/// The largest candidates a recalibration builds; larger ones are skipped (the memory limit
+/// is looked at besides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CandidateLimits {
+    /// Elements before reduction ([`MAX_CANDIDATE`] by default).
+    pub size: usize,
+    /// Elements after reduction ([`MAX_ORDER`] by default: a table of 1 GiB).
+    pub order: usize,
+    /// Candidates verified after the first failed one before a heap gives up
+    /// ([`MAX_RECALIBRATIONS`] by default).
+    pub recalibrations: usize,
+}
+
+impl Default for CandidateLimits {
+    fn default() -> CandidateLimits {
+        CandidateLimits {
+            size: MAX_CANDIDATE,
+            order: MAX_ORDER,
+            recalibrations: MAX_RECALIBRATIONS,
+        }
+    }
+}
+
 /// A candidate for heaps `0 … base_phi.len() − 1`: the submonoid `R` of `base` generated by
 /// the heaps not freed, times a cyclic monoid `{1, x, …, x^(m+p−1)}` (`x^(m+p) = x^m`) for
 /// each freed heap `(heap, m, p)`; `P` by the misère rule over least words (in least-word
@@ -976,8 +1352,9 @@ pub enum Build {
 /// Why a verification ended without a closure.
 #[derive(Debug)]
 enum VerifyError {
-    /// The candidate failed (a failing position) or met the state limit.
-    Closure(ClosureError),
+    /// The candidate failed (a failing position) or met the state limit, with the states
+    /// of the verification then.
+    Closure(ClosureError, usize),
     /// The step cannot go on (memory, stop).
     Quotient(QuotientError),
 }
@@ -992,6 +1369,26 @@ pub fn build_candidate_within(
     budget: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Monoid, Vec<u32>), Build> {
+    build_sized(
+        moves,
+        base,
+        base_phi,
+        free,
+        (budget, CandidateLimits::default()),
+        stop,
+    )
+    .map(|(m, phi, _)| (m, phi))
+}
+
+/// [`build_candidate_within`], with the candidate's order before reduction.
+fn build_sized(
+    moves: &MoveSet,
+    base: &Monoid,
+    base_phi: &[u32],
+    free: &[(usize, usize, usize)],
+    (budget, limits_of): (usize, CandidateLimits),
+    stop: &dyn Fn() -> bool,
+) -> Result<(Monoid, Vec<u32>, usize), Build> {
     let last = base_phi.len() - 1;
     let freed = |h: usize| free.iter().position(|f| f.0 == h);
     // R with least words over the heaps not freed, heap by heap upwards.
@@ -1033,7 +1430,7 @@ pub fn build_candidate_within(
         .iter()
         .try_fold(r_elems.len(), |acc, &r| acc.checked_mul(r))
         .ok_or(Build::TooLarge)?;
-    if size > MAX_CANDIDATE {
+    if size > limits_of.size {
         return Err(Build::TooLarge);
     }
     let rn = r_elems.len();
@@ -1114,6 +1511,42 @@ pub fn build_candidate_within(
     }
     // The distinct elements of each heap's options.
     let mut heap_opts: Vec<Option<Vec<usize>>> = vec![None; last + 1];
+    // A least word without one copy of heap `h`, as an element: a freed heap's exponent is
+    // its count in the word (below its radix), so one copy less is one unit less; for a heap
+    // of the R part, the R part of the element changes to that of its word without `h`
+    // (an element of R, as R is closed under products of its heaps). Tabulated per R element
+    // and distinct heap of its word, so that each option costs one look-up instead of a
+    // product over the whole word.
+    let units: Vec<usize> = (0..free.len()).map(unit_of).collect();
+    let mut r_rest: Vec<Vec<(usize, u32)>> = Vec::with_capacity(rn);
+    for w in &r_words {
+        let mut out: Vec<(usize, u32)> = Vec::new();
+        for (i, &h) in w.iter().enumerate() {
+            if out.iter().any(|&(x, _)| x == h) {
+                continue;
+            }
+            let e = w
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .fold(0u32, |f, (_, &x)| base.mul(f, base_phi[x]));
+            out.push((h, r_index[e as usize]));
+        }
+        r_rest.push(out);
+    }
+    let without = |e: usize, h: usize| -> usize {
+        match freed(h) {
+            Some(i) => e - units[i],
+            None => {
+                let r = e % rn;
+                let (_, r2) = r_rest[r]
+                    .iter()
+                    .find(|&&(x, _)| x == h)
+                    .expect("a heap of the word");
+                e - r + *r2 as usize
+            }
+        }
+    };
     // P in least-word order: the options of `w` are, for each distinct heap `h` of `w`, the
     // element of `w` without one `h` times each option element of `h`.
     let mut in_p = vec![false; size];
@@ -1141,11 +1574,14 @@ pub fn build_candidate_within(
                 continue;
             }
             moved = true;
-            let rest = w
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .fold(0, |f, (_, &x)| times_heap(f, x));
+            let rest = without(e, h);
+            debug_assert_eq!(
+                rest,
+                w.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .fold(0, |f, (_, &x)| times_heap(f, x))
+            );
             for &y in opts.iter() {
                 let f = mul(rest, y);
                 debug_assert!(rank[f] < rank[e]);
@@ -1167,7 +1603,7 @@ pub fn build_candidate_within(
         &|i, g| rank[by_gen[g][order[i]] as usize],
         gens.len(),
     );
-    if count > MAX_ORDER {
+    if count > limits_of.order {
         // Its table alone would take gigabytes (0.07's heap 34 met such candidates and the run
         // was killed at 8 GB): the search skips it.
         return Err(Build::TooLarge);
@@ -1197,17 +1633,24 @@ pub fn build_candidate_within(
                 .collect()
         })
         .collect();
+    // The monoid is commutative, so column `c2` is row `c2`: each row is written in place,
+    // one pass over it per heap of the word (the column-wise writes of the first version
+    // missed the cache on every element, 65 % of a candidate's construction at order 9,000).
     let mut table = vec![0u32; count * count];
-    for c2 in 0..count {
+    for (c2, row_out) in table.chunks_exact_mut(count).enumerate() {
         if c2 % 64 == 63 && stop() {
             return Err(Build::Stopped);
         }
-        let steps: Vec<&[u32]> = words[rep[c2]]
-            .iter()
-            .filter_map(|&h| gen_of(phi_m[h]).map(|gi| red_gen[gi].as_slice()))
-            .collect();
-        for c1 in 0..count {
-            table[c1 * count + c2] = steps.iter().fold(c1 as u32, |c, row| row[c as usize]);
+        for (c1, o) in row_out.iter_mut().enumerate() {
+            *o = c1 as u32;
+        }
+        for &h in &words[rep[c2]] {
+            if let Some(gi) = gen_of(phi_m[h]) {
+                let step = &red_gen[gi];
+                for o in row_out.iter_mut() {
+                    *o = step[*o as usize];
+                }
+            }
         }
     }
     let m = Monoid {
@@ -1217,5 +1660,5 @@ pub fn build_candidate_within(
         words: rep.iter().map(|&e| words[e].clone()).collect(),
     };
     let phi = phi_m.iter().map(|&e| class[rank[e]]).collect();
-    Ok((m, phi))
+    Ok((m, phi, size))
 }

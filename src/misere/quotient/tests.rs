@@ -172,3 +172,68 @@ fn a_memory_limit_keeps_the_heaps_before_it() {
     assert!(e.is_none());
     assert_eq!((phi, o), (full, order));
 }
+
+/// The solver for `code` with recalibration `how`, stepped while the quotient stays small.
+fn stepped(code: &str, max: usize, how: super::Recalibration) -> QuotientSolver {
+    let rule = Rule::parse(code).expect("a valid code");
+    // Small candidates only: the union of freed heaps grows the unreduced candidates fast.
+    let limits = super::CandidateLimits {
+        size: 1 << 13,
+        order: 1 << 10,
+        ..super::CandidateLimits::default()
+    };
+    let mut s = QuotientSolver::new(&rule, 1 << 16)
+        .with_recalibration(how)
+        .with_candidate_limits(limits);
+    while s.count() <= max && s.monoid().order <= 64 && s.step().is_ok() {}
+    s
+}
+
+/// The heaps both solvers finished, and the quotient of the fewer: the same monoid (table, P,
+/// least words) and Φ, as the quotient is unique and numbered by least word.
+fn assert_same_quotients(code: &str, max: usize) -> Result<(), TestCaseError> {
+    use super::Recalibration::{FromBase, FromFailed};
+    let mut a = stepped(code, max, FromFailed);
+    let mut b = stepped(code, max, FromBase);
+    let heaps = a.count().min(b.count());
+    if a.count() > heaps {
+        a = stepped(code, heaps - 1, FromFailed);
+    }
+    if b.count() > heaps {
+        b = stepped(code, heaps - 1, FromBase);
+    }
+    prop_assert_eq!(a.count(), b.count(), "{}", code);
+    prop_assert_eq!(&a.phi, &b.phi, "{}", code);
+    prop_assert_eq!(&a.m.table, &b.m.table, "{}", code);
+    prop_assert_eq!(&a.m.p, &b.m.p, "{}", code);
+    prop_assert_eq!(&a.m.words, &b.m.words, "{}", code);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0034),
+        ..ProptestConfig::default()
+    })]
+
+    /// Both recalibrations give the same quotients wherever both finish (any verified
+    /// candidate, reduced and numbered by least word, is the quotient).
+    #[test]
+    fn both_recalibrations_reach_the_same_quotients(code in code(), max in 8usize..16) {
+        assert_same_quotients(&code, max)?;
+    }
+}
+
+/// Dawson's Kayles recalibrates at heap 10: both ways give the same quotients of heaps up to
+/// 24, and each candidate verified is recorded.
+#[test]
+fn dawsons_kayles_by_both_recalibrations() {
+    assert_same_quotients("0.07", 24).expect("the same quotients");
+    let s = stepped("0.07", 10, super::Recalibration::FromBase);
+    assert_eq!((s.count(), s.monoid().order), (11, 12));
+    let tried = s.attempts();
+    assert!(tried.len() >= 2 && tried.iter().all(|a| a.heap == 10));
+    assert!(tried.last().is_some_and(|a| a.failure.is_none()));
+    assert!(tried[..tried.len() - 1].iter().all(|a| a.failure.is_some()));
+}

@@ -1,0 +1,84 @@
+//! The misère quotient of a code heap by heap, with every candidate of each recalibration
+//! printed to stderr as it is verified (for experiments at the frontier, such as 0.07's heap
+//! 34): `cargo run --release --example quotient_trace -- 0.07 40 [from-base] [mib=8192]
+//! [order=16384] [size=262144] [rounds=64]` (the recalibration, the memory limit in MiB, the
+//! largest candidates built, reduced and not, and the candidates verified before a heap gives
+//! up).
+
+use std::sync::mpsc;
+use std::time::Instant;
+
+use nimseq::misere::quotient::{CandidateLimits, QuotientSolver, Recalibration};
+use nimseq::rules::Rule;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let code = args.get(1).map_or("0.07", String::as_str);
+    let max: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(40);
+    let how = if args.iter().any(|a| a == "from-base") {
+        Recalibration::FromBase
+    } else {
+        Recalibration::FromFailed
+    };
+    let named = |key: &str| {
+        args.iter()
+            .find_map(|a| a.strip_prefix(key).and_then(|v| v.parse::<usize>().ok()))
+    };
+    let mib = named("mib=").unwrap_or(8 << 10);
+    let mut limits = CandidateLimits::default();
+    limits.order = named("order=").unwrap_or(limits.order);
+    limits.size = named("size=").unwrap_or(limits.size);
+    limits.recalibrations = named("rounds=").unwrap_or(limits.recalibrations);
+    let rule = Rule::parse(code).expect("a valid code");
+    let (tx, rx) = mpsc::channel::<nimseq::misere::quotient::Attempt>();
+    let printer = std::thread::spawn(move || {
+        for a in rx {
+            eprintln!(
+                "  heap {} free {:?} size {} order {} built {} states {} build {} ms verify {} ms -> {}",
+                a.heap,
+                a.free,
+                a.size,
+                a.order,
+                a.built,
+                a.states,
+                a.build_ms,
+                a.verify_ms,
+                match &a.failure {
+                    Some(p) => format!("fails at {p:?}"),
+                    None => "passes".into(),
+                }
+            );
+        }
+    });
+    let t = Instant::now();
+    let mut s = QuotientSolver::new(&rule, 1 << 24)
+        .with_memory_limit(mib << 20)
+        .with_recalibration(how)
+        .with_candidate_limits(limits)
+        .with_trace(tx);
+    while s.count() <= max && s.certified().is_none() {
+        match s.step() {
+            Ok(()) => {
+                let m = s.monoid();
+                println!(
+                    "heap {} order {} P {} states {} at {:.1} s",
+                    s.count() - 1,
+                    m.order,
+                    m.p.iter().filter(|&&b| b).count(),
+                    s.states(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            Err(e) => {
+                println!(
+                    "heap {}: {e} at {:.1} s",
+                    s.count(),
+                    t.elapsed().as_secs_f64()
+                );
+                break;
+            }
+        }
+    }
+    drop(s);
+    printer.join().expect("the printer");
+}
