@@ -28,6 +28,7 @@ pub mod analysis;
 pub mod api;
 pub mod classes;
 pub mod engine;
+pub(crate) mod fxhash;
 pub mod graph;
 pub mod hackenbush;
 pub mod mex;

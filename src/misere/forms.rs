@@ -36,10 +36,11 @@
 //! its genus sequence (see [`crate::misere::genus`]) and whether it is hereditarily tame.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use super::genus::{self, Genus};
 use super::MisereError;
+use crate::fxhash::{FxBuild, FxHasher};
 use crate::mex::mex;
 
 /// The id of a canonical form: an index into [`Forms`]. Equal ids ⇔ like games.
@@ -48,36 +49,12 @@ pub type FormId = u32;
 /// The empty game `0`, always id 0.
 pub const ZERO: FormId = 0;
 
-/// A fast hasher for integer keys (multiply–rotate); the keys are ids we made ourselves.
-#[derive(Default, Clone, Copy)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+type IdMap<K, V> = HashMap<K, V, FxBuild>;
 
 /// Hash of a sorted option list.
 fn hash_options(options: &[FormId]) -> u64 {
-    let mut h = IdHasher(options.len() as u64);
+    let mut h = FxHasher::default();
+    h.write_usize(options.len());
     for &o in options {
         h.write_u32(o);
     }

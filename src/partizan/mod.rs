@@ -48,7 +48,6 @@ mod sums;
 pub mod thermograph;
 
 use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use thiserror::Error;
@@ -103,7 +102,7 @@ pub enum PartizanError {
 pub const DEFAULT_BUDGET: usize = 30_000_000;
 
 /// Maps keyed by game ids, with the cheap hasher of the misère forms (the keys are our ids).
-type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<crate::misere::forms::IdHasher>>;
+type IdMap<K, V> = HashMap<K, V, crate::fxhash::FxBuild>;
 
 /// Left's and Right's options, the key of a general canonical form.
 type Options = (Rc<[GameId]>, Rc<[GameId]>);
@@ -127,7 +126,7 @@ pub struct Arena {
     neg_memo: IdMap<GameId, GameId>,
     ordinal_memo: IdMap<(GameId, GameId), GameId>,
     stops: IdMap<GameId, (Dyadic, Dyadic)>,
-    temporary: HashSet<GameId, BuildHasherDefault<crate::misere::forms::IdHasher>>,
+    temporary: HashSet<GameId, crate::fxhash::FxBuild>,
     birthdays: IdMap<GameId, u64>,
     budget: usize,
 }

@@ -30,11 +30,11 @@
 //! [`super::with_big_stack`]).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use super::thermograph::Thermographer;
 use super::{Arena, Dyadic, GameId, IdMap, Kind, Outcome, PartizanError};
-use crate::misere::forms::IdHasher;
+use crate::fxhash::FxBuild;
 
 /// The default budget of a [`SumSearch`]: positions kept in its memo (about 80 bytes each).
 pub const DEFAULT_SEARCH_POSITIONS: usize = 20_000_000;
@@ -66,7 +66,7 @@ type Known = u8;
 /// Memoized comparisons of sums with 0 (see the module text).
 #[derive(Debug)]
 pub struct SumSearch {
-    memo: HashMap<Key, Known, BuildHasherDefault<IdHasher>>,
+    memo: HashMap<Key, Known, FxBuild>,
     /// Per part: mean and temperature (clamped at 0), or `None` if not exactly representable.
     heat: IdMap<GameId, Option<(Dyadic, Dyadic)>>,
     thermographs: Thermographer,

@@ -25,8 +25,8 @@
 
 use std::collections::HashSet;
 
-use super::fxhash::{hash_words, FxBuild};
 use super::monoid::Monoid;
+use crate::fxhash::{hash_words, FxBuild};
 
 /// Why the closure stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -170,7 +170,6 @@
 //! tell is an exact outcome of some of the failing positions by another route.
 
 pub mod closure;
-mod fxhash;
 pub mod limits;
 pub mod monoid;
 #[cfg(test)]

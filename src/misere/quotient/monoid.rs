@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::fxhash::FxBuild;
+use crate::fxhash::FxBuild;
 
 /// A position as a multiset of heaps, sorted from the largest heap down (no zero heaps).
 pub type Word = Vec<usize>;

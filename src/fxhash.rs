@@ -1,7 +1,8 @@
-//! A fast hasher for the quotient's hash tables, whose keys are short runs of machine words
-//! (signatures, class vectors) made by this program, not by an adversary: a multiply–rotate
-//! mix per word (the scheme of Firefox's and rustc's "FxHash"), several times cheaper than
-//! the standard library's SipHash here.
+//! A fast hasher for the hash tables whose keys this program makes itself, not an adversary:
+//! the misère quotient's (short runs of machine words: signatures, class vectors, states), and
+//! the ids of canonical forms (misère forms, partizan games, their memos). A multiply–rotate
+//! mix per word (the scheme of Firefox's and rustc's "FxHash"), several times cheaper than the
+//! standard library's SipHash here.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
