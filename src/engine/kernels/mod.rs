@@ -53,7 +53,7 @@ use tier::{Lanes, TargetSet};
 pub(super) const LANES: usize = 32;
 
 /// A scan compares whole chunks with the list of targets once at most this many remain.
-pub(super) const FEW: usize = 8;
+pub(super) const FEW: usize = 16;
 
 /// For every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row `k` of `rows` for
 /// `k < len`; rows are `stride` bytes apart, values masked by `wmask`.
