@@ -2,9 +2,15 @@
 //! asked for, written so that the compiler vectorises them at the build's baseline (SSE2 on
 //! x86-64, NEON on ARM) where it can, and every vector tier's loops are tested against them.
 //! A scan takes a chunk of 32 pairs at a time (the right side reversed by byte swaps of 64-bit
-//! words for byte cells), compares it with the list of targets once few are left, and else
-//! looks its values up in a map of a byte a value. Step 1 stores a byte a pair (no lanes), eight
-//! rows at a time with a constant stride.
+//! words for byte cells). Once at most 16 targets are left (8 for wider cells) it compares the
+//! chunks with the list of targets, with as few as are left (1, 2, 4, 8 or 16), and looks
+//! only the chunk that holds one up: byte chunks as four 64-bit words with a zero-byte test a
+//! target (no branch, no shuffle; SSE2 and NEON run it in 64-bit lanes), wider ones cell by
+//! cell. Else it looks each value up in a map of a byte a value: a load a pair, which neither
+//! SSE2 nor NEON can do as a vector (no byte shuffle in SSE2; a NEON tier would look values up
+//! with `tbl`). Step 1 stores a byte a pair, eight rows at a time with a constant stride
+//! (no lanes: at 128 bits, lanes of keys as the vector tiers keep them would take about as
+//! many instructions a pair as the stores, by count; not tried).
 
 use super::{Cell, Targets, FEW, LANES};
 

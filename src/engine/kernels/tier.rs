@@ -426,7 +426,10 @@ mod tests {
         for info in TIERS.iter().filter(|t| t.arch.is_some()) {
             let e = Tier::named_on(info.name, "aarch64").unwrap_err();
             assert!(matches!(e, TierError::OtherArch { .. }), "{e}");
-            let want = format!("{} is an x86-64 tier; this processor has: portable", info.name);
+            let want = format!(
+                "{} is an x86-64 tier; this processor has: portable",
+                info.name
+            );
             assert!(e.to_string().starts_with(&want), "{e}");
         }
         assert_eq!(Tier::named_on("portable", "aarch64"), Ok(Tier::PORTABLE));
