@@ -52,7 +52,8 @@ use tier::{Lanes, TargetSet};
 /// Pairs per chunk of a scan.
 pub(super) const LANES: usize = 32;
 
-/// A scan compares whole chunks with the list of targets once at most this many remain.
+/// The portable scan compares whole chunks with the list of targets once at most this many
+/// remain (16 for byte cells, 8 for wider ones: `portable::list_from`).
 pub(super) const FEW: usize = 16;
 
 /// For every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row `k` of `rows` for

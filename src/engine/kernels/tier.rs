@@ -1,5 +1,6 @@
 //! The instruction-set tiers the engine's hot paths are compiled for, as one table: each tier's
-//! name, the exact processor features it needs, and what it runs. Detection, forcing a tier by
+//! name, the architecture it is for, the exact processor features it needs, and what it runs
+//! (a tier of another architecture is refused as such: "avx2 is an x86-64 tier"). Detection, forcing a tier by
 //! name (`NIMSEQ_ISA`, read at the program's edge by [`crate::engine::Tuning`]), listing, and the
 //! `#[target_feature]` attribute of every function compiled per tier ([`tier_code!`]) all read
 //! this one table, so that a tier's features are written once.
