@@ -52,8 +52,8 @@ use tier::{Lanes, TargetSet};
 /// Pairs per chunk of a scan.
 pub(super) const LANES: usize = 32;
 
-/// The portable scan compares whole chunks with the list of targets once at most this many
-/// remain (16 for byte cells, 8 for wider ones: `portable::list_from`).
+/// The most targets the portable scan's list holds: it compares whole chunks with the list once
+/// at most 16 (byte cells) or 8 (wider ones) remain (`portable::list_from`).
 pub(super) const FEW: usize = 16;
 
 /// For every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row `k` of `rows` for
