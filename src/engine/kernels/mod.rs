@@ -52,8 +52,9 @@ use tier::{Lanes, TargetSet};
 /// Pairs per chunk of a scan.
 pub(super) const LANES: usize = 32;
 
-/// A scan compares whole chunks with the list of targets once at most this many remain.
-pub(super) const FEW: usize = 8;
+/// The most targets the portable scan's list holds: it compares whole chunks with the list once
+/// at most 16 (byte cells) or 8 (wider ones) remain (`portable::list_from`).
+pub(super) const FEW: usize = 16;
 
 /// For every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row `k` of `rows` for
 /// `k < len`; rows are `stride` bytes apart, values masked by `wmask`.

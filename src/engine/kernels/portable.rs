@@ -2,9 +2,15 @@
 //! asked for, written so that the compiler vectorises them at the build's baseline (SSE2 on
 //! x86-64, NEON on ARM) where it can, and every vector tier's loops are tested against them.
 //! A scan takes a chunk of 32 pairs at a time (the right side reversed by byte swaps of 64-bit
-//! words for byte cells), compares it with the list of targets once few are left, and else
-//! looks its values up in a map of a byte a value. Step 1 stores a byte a pair (no lanes), eight
-//! rows at a time with a constant stride.
+//! words for byte cells). Once at most 16 targets are left (8 for wider cells) it compares the
+//! chunks with the list of targets, with as few as are left (1, 2, 4, 8 or 16), and looks
+//! only the chunk that holds one up: byte chunks as four 64-bit words with a zero-byte test a
+//! target (no branch, no shuffle; SSE2 and NEON run it in 64-bit lanes), wider ones cell by
+//! cell. Else it looks each value up in a map of a byte a value: a load a pair, which neither
+//! SSE2 nor NEON can do as a vector (no byte shuffle in SSE2; a NEON tier would look values up
+//! with `tbl`). Step 1 stores a byte a pair, eight rows at a time with a constant stride
+//! (no lanes: at 128 bits, lanes of keys as the vector tiers keep them would take about as
+//! many instructions a pair as the stores, by count; not tried).
 
 use super::{Cell, Targets, FEW, LANES};
 
@@ -241,16 +247,94 @@ fn pair_chunk<T: Cell>(left: &[T], right: &[T], rr: usize, a: usize) -> [T; LANE
     x
 }
 
-/// Whether some value of the chunk is in the (padded) list.
+/// Whether some value of the chunk is one of `want` (compares of whole vectors: no lookup).
 #[inline(always)]
-fn list_hits<T: Cell>(x: &[T; LANES], list: &[T; FEW]) -> bool {
+fn list_hits<T: Cell, const K: usize>(x: &[T; LANES], want: &[T; K]) -> bool {
     let mut hit = [0u8; LANES];
-    for &m in list {
+    for &m in want {
         for i in 0..LANES {
             hit[i] |= u8::from(x[i] == m);
         }
     }
     hit.iter().fold(0, |a, &b| a | b) != 0
+}
+
+/// The pairs of a chunk of byte cells as four 64-bit words (value `i` in byte `i & 7` of word
+/// `i >> 3`), the right side reversed by a byte swap of each word.
+#[inline(always)]
+fn pair_words(left: &[u8], right: &[u8], rr: usize, a: usize) -> [u64; 4] {
+    let l: &[u8; LANES] = left[a..a + LANES].try_into().expect("chunk length");
+    let g: &[u8; LANES] = right[rr + 1 - a - LANES..rr + 1 - a]
+        .try_into()
+        .expect("chunk length");
+    let word = |s: &[u8; LANES], k: usize| {
+        u64::from_le_bytes(s[8 * k..8 * k + 8].try_into().expect("8 bytes"))
+    };
+    std::array::from_fn(|k| word(l, k) ^ word(g, 3 - k).swap_bytes())
+}
+
+/// Whether some byte of the words `w` is one of the targets of `want` (each in every byte of a
+/// word): a byte of `y = w ⊕ t` is zero exactly when `(y − ONES) & !y & TOPS` has a bit there or
+/// in a byte above it (a borrow runs only from a zero byte), so that the OR over the targets
+/// and words is nonzero exactly when one is met. Written as a compare per byte, the loop was
+/// compiled as a branch per byte and target (Grundy's game: a third of the time); this way it
+/// has no branch, and nothing but 64-bit lanes (SSE2, NEON).
+#[inline(always)]
+fn word_hits<const K: usize>(w: &[u64; 4], want: &[u64; K]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut acc = [0u64; 4];
+    for &t in want {
+        for k in 0..4 {
+            let y = w[k] ^ t;
+            acc[k] |= y.wrapping_sub(ONES) & !y;
+        }
+    }
+    acc.iter().fold(0, |a, &b| a | b) & (ONES << 7) != 0
+}
+
+/// The chunks from `a` on, before `hi`, compared with the first `K` targets of the list
+/// ([`word_hits`] for byte cells, [`list_hits`] for wider ones): where the first chunk that
+/// holds one starts, or where the whole chunks end.
+#[inline(always)]
+fn list_run<T: Cell, const K: usize>(
+    left: &[T],
+    right: &[T],
+    rr: usize,
+    mut a: usize,
+    hi: usize,
+    list: &[T; FEW],
+) -> usize {
+    let want: &[T; K] = list[..K].try_into().expect("K ≤ FEW");
+    if let (Some(l), Some(r)) = (super::cast::<T, u8>(left), super::cast::<T, u8>(right)) {
+        let spread: [u64; K] =
+            std::array::from_fn(|i| u64::from(want[i].get()) * 0x0101_0101_0101_0101);
+        while a + LANES <= hi {
+            if word_hits(&pair_words(l, r, rr, a), &spread) {
+                return a;
+            }
+            a += LANES;
+        }
+        return a;
+    }
+    while a + LANES <= hi {
+        if list_hits(&pair_chunk(left, right, rr, a), want) {
+            return a;
+        }
+        a += LANES;
+    }
+    a
+}
+
+/// Targets left from which a scan compares its chunks with their list ([`list_run`]) rather than
+/// look their values up in the map: a compare a target and vector of 16 bytes (or 8 cells of
+/// 16 bits) against a load a pair.
+#[inline(always)]
+fn list_from<T: Cell>() -> usize {
+    if T::BITS == 8 {
+        16
+    } else {
+        8
+    }
 }
 
 /// Bit `i` set when value `i` of the chunk is a target in `map`.
@@ -341,13 +425,22 @@ pub(super) fn scan<T: Cell>(
 ) -> Option<usize> {
     let mut a = lo;
     while a + LANES <= hi {
+        if tg.use_list(list_from::<T>()) {
+            // The chunks with no target compared with as few targets as are left; the chunk
+            // with one is looked up as below.
+            a = match tg.need {
+                1 => list_run::<T, 1>(left, right, rr, a, hi, &tg.list),
+                2 => list_run::<T, 2>(left, right, rr, a, hi, &tg.list),
+                3..=4 => list_run::<T, 4>(left, right, rr, a, hi, &tg.list),
+                5..=8 => list_run::<T, 8>(left, right, rr, a, hi, &tg.list),
+                _ => list_run::<T, FEW>(left, right, rr, a, hi, &tg.list),
+            };
+            if a + LANES > hi {
+                break;
+            }
+        }
         let x = pair_chunk(left, right, rr, a);
-        // Lanes that hold a target: in list mode only looked up when the list compare hits.
-        let mut bits = if !tg.use_list() || list_hits(&x, &tg.list) {
-            map_bits(&x, &tg.map)
-        } else {
-            0
-        };
+        let mut bits = map_bits(&x, &tg.map);
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -364,6 +457,98 @@ pub(super) fn scan<T: Cell>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `word_hits` against the definition (some byte of the words is one of the targets), on
+    /// words with bytes from a few values, so that hits, misses and bytes next to a hit (where
+    /// the borrow runs) all occur, for 1 to 16 targets.
+    #[test]
+    fn word_hits_is_the_definition() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        fn run<const K: usize>(next: &mut impl FnMut() -> u64) {
+            let pick = |b: u64| [0u8, 1, 2, 0x80, 0x81, 0xFF, 0x7F, 0xFE][(b % 8) as usize];
+            let mut bytes = [0u8; 32];
+            for b in &mut bytes {
+                *b = pick(next());
+            }
+            let want: [u8; K] = std::array::from_fn(|_| pick(next()));
+            let words: [u64; 4] = std::array::from_fn(|k| {
+                u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("8"))
+            });
+            let spread = want.map(|t| u64::from(t) * 0x0101_0101_0101_0101);
+            let hit = bytes.iter().any(|b| want.contains(b));
+            assert_eq!(word_hits(&words, &spread), hit, "{bytes:?} {want:?}");
+        }
+        for _ in 0..4096 {
+            run::<1>(&mut next);
+            run::<2>(&mut next);
+            run::<4>(&mut next);
+            run::<8>(&mut next);
+            run::<FEW>(&mut next);
+        }
+    }
+
+    /// The scan in chunks (the list compares with as few targets as are left, the map) against
+    /// the pairs one by one: the same marks, targets left and stop, for byte and 16-bit cells,
+    /// with values from a few mostly, so that the last targets take long to meet.
+    #[test]
+    fn scan_is_the_pairs_one_by_one() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        fn run<T: Cell>(vals: &[T], width: usize, class: &[u8], rr: usize, lo: usize, hi: usize) {
+            let go = |whole: bool| {
+                let mut row = vec![0u8; width];
+                let mut tg = Targets::<T>::new(width, 1, crate::engine::Tier::PORTABLE);
+                tg.set_open(&row, class, width);
+                let stop = if whole {
+                    scan(&mut row, &mut tg, vals, vals, rr, lo, hi)
+                } else {
+                    scan_tail(&mut row, &mut tg, vals, vals, rr, lo, hi)
+                };
+                (stop, row, tg.need())
+            };
+            assert_eq!(go(true), go(false), "{} bits, {lo}..{hi}", T::BITS);
+        }
+        for round in 0..400 {
+            let width = [64usize, 256, 512][round % 3];
+            let n = 200 + (next() % 3000) as usize;
+            let vals: Vec<u16> = (0..n)
+                .map(|_| {
+                    let v = next() % width as u64;
+                    (if next() % 64 != 0 { v % 24 } else { v }) as u16
+                })
+                .collect();
+            // Every other round, targets among the frequent values only: few from the start.
+            let class: Vec<u8> = (0..width)
+                .map(|v| {
+                    let pick = next() % 3 == 0 && (round % 2 == 0 || v < 24);
+                    if pick {
+                        0xFF
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let rr = n - 1 - (next() % 50) as usize;
+            let lo = 1 + (next() % 40) as usize;
+            let hi = lo + (next() % (rr / 2 - lo) as u64) as usize;
+            run(&vals, width, &class, rr, lo, hi);
+            if width <= 256 {
+                let bytes: Vec<u8> = vals.iter().map(|&v| v as u8).collect();
+                run(&bytes, width, &class, rr, lo, hi);
+            }
+        }
+    }
 
     /// `open_bits` (SSE2 on x86-64, NEON on aarch64) and its form on words (other processors)
     /// against the definition, value by value, on rows and classes of every mix of zero and

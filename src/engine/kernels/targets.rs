@@ -34,7 +34,7 @@ pub(crate) struct Targets<T> {
     all: Vec<T>,
     /// Targets not yet met.
     pub(super) need: usize,
-    /// While `listed`: every target not yet met, padded by repeating one of them.
+    /// While `listed`: the targets not yet met (the first `need`), then the first again.
     pub(super) list: [T; FEW],
     listed: bool,
     /// The bits of a value kept in place by its key (the rest move down by one).
@@ -242,17 +242,16 @@ impl<T: Cell> Targets<T> {
         row[i] = 1;
         self.need -= 1;
         if self.listed && self.need > 0 {
+            // The targets left stay the first `need` of the list (the portable scan compares
+            // with as few as it can), the rest repeat the first.
             let gone = T::from_u32(v);
-            let keep = *self
-                .list
+            let at = self.list[..=self.need]
                 .iter()
-                .find(|&&m| m != gone)
-                .expect("a target left");
-            for m in &mut self.list {
-                if *m == gone {
-                    *m = keep;
-                }
-            }
+                .position(|&m| m == gone)
+                .expect("a listed target");
+            self.list.copy_within(at + 1..=self.need, at);
+            let first = self.list[0];
+            self.list[self.need..].fill(first);
         }
         true
     }
@@ -272,10 +271,12 @@ impl<T: Cell> Targets<T> {
         (self.key(i as u32) as u8, target)
     }
 
-    /// Fills the list once few targets are left.
+    /// Fills the list once at most `few` (at most [`FEW`]) targets are left: the targets not
+    /// yet met first, in any order, then the first of them again to the end.
     #[inline(always)]
-    pub(super) fn use_list(&mut self) -> bool {
-        if !self.listed && self.need <= FEW && self.need > 0 {
+    pub(super) fn use_list(&mut self, few: usize) -> bool {
+        debug_assert!(few <= FEW);
+        if !self.listed && self.need <= few && self.need > 0 {
             let map = &self.map;
             let mut k = 0;
             for &v in &self.all {

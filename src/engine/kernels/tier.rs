@@ -1,5 +1,6 @@
 //! The instruction-set tiers the engine's hot paths are compiled for, as one table: each tier's
-//! name, the exact processor features it needs, and what it runs. Detection, forcing a tier by
+//! name, the architecture it is for, the exact processor features it needs, and what it runs
+//! (a tier of another architecture is refused as such: "avx2 is an x86-64 tier"). Detection, forcing a tier by
 //! name (`NIMSEQ_ISA`, read at the program's edge by [`crate::engine::Tuning`]), listing, and the
 //! `#[target_feature]` attribute of every function compiled per tier ([`tier_code!`]) all read
 //! this one table, so that a tier's features are written once.
@@ -22,7 +23,7 @@ use std::fmt;
 /// functions with a tier's features. `$d` is a `$` token, passed in so that the inner macro can
 /// have repetitions of its own.
 macro_rules! tiers {
-    ($d:tt $( $(#[$doc:meta])* $kind:ident $name:literal [$features:literal] ;)*) => {
+    ($d:tt $( $(#[$doc:meta])* $kind:ident $name:literal $arch:literal [$features:literal] ;)*) => {
         /// The tiers, least first (the order of [`TIERS`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum TierKind {
@@ -31,11 +32,17 @@ macro_rules! tiers {
             $( $(#[$doc])* $kind, )*
         }
 
-        /// Every tier: its kind, name and the processor features it needs (comma-separated,
-        /// as `#[target_feature]` and `is_x86_feature_detected!` name them).
+        /// Every tier: its kind, name, the architecture it is for (`None`: every one) and the
+        /// processor features it needs (comma-separated, as `#[target_feature]` and
+        /// `is_x86_feature_detected!` name them).
         pub const TIERS: &[TierInfo] = &[
-            TierInfo { kind: TierKind::Portable, name: "portable", features: "" },
-            $( TierInfo { kind: TierKind::$kind, name: $name, features: $features }, )*
+            TierInfo { kind: TierKind::Portable, name: "portable", arch: None, features: "" },
+            $( TierInfo {
+                kind: TierKind::$kind,
+                name: $name,
+                arch: Some($arch),
+                features: $features,
+            }, )*
         ];
 
         /// Compiles the items that follow the tier's name with the tier's features enabled
@@ -52,13 +59,13 @@ macro_rules! tiers {
 
 tiers! { $
     /// x86-64 with AVX2 (Haswell, Zen 1–3): 32 pairs a step, step 1 in 8 lanes of 32 bits.
-    Avx2 "avx2" ["avx2,bmi1,bmi2,popcnt,lzcnt"];
+    Avx2 "avx2" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt"];
     /// x86-64 with the first AVX-512 extensions (Skylake-SP, Cascade Lake: F, BW, VL, DQ, CD),
     /// no VBMI: step 1 in 32 lanes of 16 bits, the AVX2 scans.
-    Avx512Bw "avx512bw" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"];
+    Avx512Bw "avx512bw" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"];
     /// x86-64 with the AVX-512 extensions of Ice Lake and Zen 4 (also VBMI, VBMI2, BITALG):
     /// scans of 64 pairs with byte permutations and compress.
-    Avx512Vbmi "avx512vbmi" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi,avx512vbmi2,avx512bitalg"];
+    Avx512Vbmi "avx512vbmi" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi,avx512vbmi2,avx512bitalg"];
 }
 
 /// One line of the table of tiers.
@@ -68,6 +75,8 @@ pub struct TierInfo {
     pub kind: TierKind,
     /// The name `NIMSEQ_ISA` and `nimseq --version` use.
     pub name: &'static str,
+    /// The architecture the tier is for, as `target_arch` names it (`None`: every one).
+    pub arch: Option<&'static str>,
     /// The processor features it needs, comma-separated.
     pub features: &'static str,
 }
@@ -123,6 +132,16 @@ pub enum TierError {
         /// The tiers this processor has.
         available: Vec<&'static str>,
     },
+    /// The tier is for another architecture than this processor's.
+    #[error("{name} is an {} tier; this processor has: {}", arch_name(.arch), list(.available))]
+    OtherArch {
+        /// The tier asked for.
+        name: String,
+        /// The architecture it is for, as `target_arch` names it.
+        arch: &'static str,
+        /// The tiers this processor has.
+        available: Vec<&'static str>,
+    },
     /// The processor lacks features of the tier.
     #[error("this processor lacks {missing} for the tier '{name}': it has {}", list(.available))]
     Unavailable {
@@ -137,6 +156,14 @@ pub enum TierError {
 
 fn list(names: &[&str]) -> String {
     names.join(", ")
+}
+
+/// An architecture as people write it.
+fn arch_name(arch: &str) -> &str {
+    match arch {
+        "x86_64" => "x86-64",
+        other => other,
+    }
 }
 
 impl Tier {
@@ -182,6 +209,12 @@ impl Tier {
 
     /// The tier named `name` (as in [`TIERS`]), if this processor has it.
     pub fn named(name: &str) -> Result<Tier, TierError> {
+        Tier::named_on(name, std::env::consts::ARCH)
+    }
+
+    /// [`Tier::named`] on a processor of the architecture `arch` (`target_arch`'s name): a tier
+    /// of another is refused as such, not for the features it lacks.
+    fn named_on(name: &str, arch: &str) -> Result<Tier, TierError> {
         let available = || Tier::available().iter().map(|t| t.name()).collect();
         let Some(info) = TIERS
             .iter()
@@ -192,6 +225,13 @@ impl Tier {
                 available: available(),
             });
         };
+        if let Some(other) = info.arch.filter(|&a| a != arch) {
+            return Err(TierError::OtherArch {
+                name: info.name.to_string(),
+                arch: other,
+                available: available(),
+            });
+        }
         let missing: Vec<&str> = info.feature_list().filter(|f| !has_feature(f)).collect();
         if !missing.is_empty() {
             return Err(TierError::Unavailable {
@@ -367,9 +407,37 @@ mod tests {
         for info in TIERS {
             if !Tier::available().iter().any(|t| t.kind() == info.kind) {
                 let e = Tier::named(info.name).unwrap_err();
-                assert!(matches!(e, TierError::Unavailable { .. }), "{e}");
+                assert!(
+                    matches!(
+                        e,
+                        TierError::Unavailable { .. } | TierError::OtherArch { .. }
+                    ),
+                    "{e}"
+                );
             }
         }
         assert_eq!(Tier::best(), *Tier::available().last().unwrap());
+    }
+
+    /// On aarch64 (or any processor but x86-64) an x86 tier is refused as a tier of another
+    /// architecture, with the tiers this processor has (it said "lacks avx2, bmi1, …": true,
+    /// but odd).
+    #[test]
+    fn tiers_of_another_architecture_are_refused_as_such() {
+        for info in TIERS.iter().filter(|t| t.arch.is_some()) {
+            let e = Tier::named_on(info.name, "aarch64").unwrap_err();
+            assert!(matches!(e, TierError::OtherArch { .. }), "{e}");
+            let want = format!(
+                "{} is an x86-64 tier; this processor has: portable",
+                info.name
+            );
+            assert!(e.to_string().starts_with(&want), "{e}");
+        }
+        assert_eq!(Tier::named_on("portable", "aarch64"), Ok(Tier::PORTABLE));
+        #[cfg(not(target_arch = "x86_64"))]
+        assert!(matches!(
+            Tier::named("avx2"),
+            Err(TierError::OtherArch { .. })
+        ));
     }
 }
