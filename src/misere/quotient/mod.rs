@@ -409,6 +409,54 @@ impl QuotientSolver {
             .saturating_sub(limits::SLACK + self.held_bytes())
     }
 
+    /// A recalibration's candidate for heap `n` with the heaps `free` freed (see
+    /// [`build_sized`]), kept when it predicts every failing position met so far (the latest
+    /// first): `None` when it is too large or predicts one wrongly, an error when memory or
+    /// the stop check ends the heap.
+    fn try_candidate(
+        &self,
+        n: usize,
+        free: &[(usize, usize, usize)],
+        failures: &[Vec<usize>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<(Monoid, Vec<u32>, usize)>, QuotientError> {
+        if stop() {
+            return Err(QuotientError::Stopped { heap: n });
+        }
+        let made = build_sized(
+            &self.moves,
+            &self.m,
+            &self.phi,
+            free,
+            (self.budget(), self.candidate_limits),
+            stop,
+        );
+        let (m, phi, size) = match made {
+            Ok(c) => c,
+            Err(Build::TooLarge) => return Ok(None),
+            Err(Build::Memory(order)) => {
+                return Err(QuotientError::Memory {
+                    heap: n,
+                    limit: self.memory_limit,
+                    order,
+                })
+            }
+            Err(Build::Stopped) => return Err(QuotientError::Stopped { heap: n }),
+        };
+        let consistent = |pos: &Vec<usize>| {
+            let path: Vec<(u32, Vec<u32>)> = pos
+                .iter()
+                .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
+                .collect();
+            closure::consistent_at(&m, &path)
+        };
+        Ok(failures
+            .iter()
+            .rev()
+            .all(consistent)
+            .then_some((m, phi, size)))
+    }
+
     /// The heaps done: `0 … count − 1`.
     pub fn count(&self) -> usize {
         self.phi.len()
@@ -808,38 +856,8 @@ impl QuotientSolver {
                             (h, idx.max(e) + 1, 2)
                         })
                         .collect();
-                    if stop() {
-                        return Err(QuotientError::Stopped { heap: n });
-                    }
                     built += 1;
-                    let made = build_sized(
-                        &self.moves,
-                        &self.m,
-                        &self.phi,
-                        &free,
-                        (self.budget(), self.candidate_limits),
-                        stop,
-                    );
-                    let (m, phi, size) = match made {
-                        Ok(c) => c,
-                        Err(Build::TooLarge) => continue,
-                        Err(Build::Memory(order)) => {
-                            return Err(QuotientError::Memory {
-                                heap: n,
-                                limit: self.memory_limit,
-                                order,
-                            })
-                        }
-                        Err(Build::Stopped) => return Err(QuotientError::Stopped { heap: n }),
-                    };
-                    let consistent = |pos: &Vec<usize>| {
-                        let path: Vec<(u32, Vec<u32>)> = pos
-                            .iter()
-                            .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
-                            .collect();
-                        closure::consistent_at(&m, &path)
-                    };
-                    if failures.iter().rev().all(consistent) {
+                    if let Some((m, phi, size)) = self.try_candidate(n, &free, &failures, stop)? {
                         chosen = Some((m, phi, size, free));
                         break 'search;
                     }
@@ -937,38 +955,8 @@ impl QuotientSolver {
                             None => free.push(pr),
                         }
                     }
-                    if stop() {
-                        return Err(QuotientError::Stopped { heap: n });
-                    }
                     built += 1;
-                    let made = build_sized(
-                        &self.moves,
-                        &self.m,
-                        &self.phi,
-                        &free,
-                        (self.budget(), self.candidate_limits),
-                        stop,
-                    );
-                    let (m, phi, size) = match made {
-                        Ok(c) => c,
-                        Err(Build::TooLarge) => continue,
-                        Err(Build::Memory(order)) => {
-                            return Err(QuotientError::Memory {
-                                heap: n,
-                                limit: self.memory_limit,
-                                order,
-                            })
-                        }
-                        Err(Build::Stopped) => return Err(QuotientError::Stopped { heap: n }),
-                    };
-                    let consistent = |pos: &Vec<usize>| {
-                        let path: Vec<(u32, Vec<u32>)> = pos
-                            .iter()
-                            .map(|&h| (phi[h], heap_options(&self.moves, &m, &phi, h)))
-                            .collect();
-                        closure::consistent_at(&m, &path)
-                    };
-                    if failures.iter().rev().all(consistent) {
+                    if let Some((m, phi, size)) = self.try_candidate(n, &free, &failures, stop)? {
                         chosen = Some((free, m, phi, size));
                         break 'search;
                     }
