@@ -334,7 +334,7 @@ fn in_a_log_a_line_of_progress_every_log_every_seconds() {
     let codes = dir.path().join("codes.txt");
     // Two wild games, each stopped by its budget of 1.1 s: one line at least after the first.
     std::fs::write(&codes, "0.07\n0.76\n").unwrap();
-    let o = ok(&[
+    let args = [
         "survey",
         s(&codes),
         "--misere",
@@ -344,7 +344,8 @@ fn in_a_log_a_line_of_progress_every_log_every_seconds() {
         "1",
         "--log-every",
         "1",
-    ]);
+    ];
+    let o = ok(&args);
     let err = stderr(&o);
     assert!(
         err.lines().any(|l| l.starts_with("nimseq: ")
@@ -352,18 +353,7 @@ fn in_a_log_a_line_of_progress_every_log_every_seconds() {
             && l.contains(", last 0.07")),
         "no progress line: {err}"
     );
-    let quiet = ok(&[
-        "survey",
-        s(&codes),
-        "--misere",
-        "--budget",
-        "1.1",
-        "--threads",
-        "1",
-        "--log-every",
-        "1",
-        "-q",
-    ]);
+    let quiet = ok(&[&args[..], &["-q"]].concat());
     assert_eq!(stderr(&quiet), "", "--quiet writes nothing");
 }
 
