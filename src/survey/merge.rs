@@ -4,7 +4,8 @@
 //! [`merge`] accepts the files of all K shards of one survey, in any order, and refuses anything
 //! else with a message naming the problem: a missing or repeated shard, shards of different
 //! surveys (pattern, list of codes, N, largest shift, K), an incomplete shard (a job killed
-//! before it finished writing), a record that does not belong to its shard.
+//! before it finished writing), a record that does not belong to its shard. Both kinds of survey
+//! file (plain and misère) are read by [`parse_lines`] and merged by [`merge_parts`].
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -91,90 +92,164 @@ fn list(v: &[usize]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-/// Parses the text of a shard file. With `partial`, a file that lacks some of its records (a
-/// checkpoint) is accepted, and a damaged last line (a write cut short) is dropped; otherwise
-/// every record the header lists must be there.
-pub fn parse_shard(path: &str, text: &str, partial: bool) -> Result<ShardFile, MergeError> {
+/// What tells the two kinds of survey file apart to their reader: the format name and version
+/// of the header line, and the words for the file and its items in messages.
+pub(crate) struct LinesKind {
+    /// The header's `"format"`.
+    pub format: &'static str,
+    /// The header's `"version"` this nimseq reads.
+    pub version: u32,
+    /// The file's name in messages (`survey`, `misère survey`).
+    pub file: &'static str,
+    /// An item's name in messages (`game record`, `row`).
+    pub item: &'static str,
+}
+
+/// A header line, as far as [`parse_lines`] reads it: the games its part lists.
+pub(crate) trait PartHeader: serde::de::DeserializeOwned {
+    /// The indices of the part's games.
+    fn indices(&self) -> &[usize];
+    /// The part, `I/K`.
+    fn part(&self) -> Shard;
+}
+
+/// An item line, as far as [`parse_lines`] reads it.
+pub(crate) trait PartItem: serde::de::DeserializeOwned {
+    /// The game's index in the survey's list.
+    fn index(&self) -> usize;
+    /// The code as the pattern wrote it.
+    fn code(&self) -> &str;
+}
+
+/// Parses a JSON-lines survey file of `kind`: a header line, then one item per game of its
+/// part, each checked by `check` against the header. With `partial`, a file that lacks some of
+/// its items (a checkpoint, or a run under way or stopped) is accepted, and a damaged last line
+/// (a write cut short) is dropped; otherwise every game the header lists must have its item.
+/// The items come back ordered by index.
+pub(crate) fn parse_lines<H: PartHeader, R: PartItem>(
+    path: &str,
+    text: &str,
+    partial: bool,
+    kind: &LinesKind,
+    check: impl Fn(&H, &R) -> Result<(), String>,
+) -> Result<(H, Vec<R>), MergeError> {
     let err = |line: usize, message: String| MergeError::Format {
         path: path.to_string(),
         line,
         message,
     };
+    let LinesKind {
+        format,
+        version: wanted_version,
+        file,
+        item,
+    } = kind;
     let mut lines = text.lines().enumerate();
     let (_, first) = lines
         .next()
-        .ok_or_else(|| err(1, "empty file; expected a nimseq survey header".into()))?;
+        .ok_or_else(|| err(1, format!("empty file; expected a nimseq {file} header")))?;
     let probe: serde_json::Value = serde_json::from_str(first)
-        .map_err(|e| err(1, format!("not a nimseq survey file ({e})")))?;
-    if probe.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        .map_err(|e| err(1, format!("not a nimseq {file} file ({e})")))?;
+    if probe.get("format").and_then(|f| f.as_str()) != Some(format) {
         return Err(err(
             1,
-            "not a nimseq survey file (no \"format\": \"nimseq-survey\")".into(),
+            format!("not a nimseq {file} file (no \"format\": \"{format}\")"),
         ));
     }
     let version = probe.get("version").and_then(|v| v.as_u64());
-    if version != Some(u64::from(FORMAT_VERSION)) {
+    if version != Some(u64::from(*wanted_version)) {
         return Err(err(
             1,
             format!(
-                "survey format version {} is not supported (this nimseq reads version {FORMAT_VERSION})",
+                "{file} format version {} is not supported (this nimseq reads version {wanted_version})",
                 version.map_or("?".to_string(), |v| v.to_string())
             ),
         ));
     }
-    let header: Header =
+    let header: H =
         serde_json::from_value(probe).map_err(|e| err(1, format!("bad header: {e}")))?;
-    let wanted: HashSet<usize> = header.indices.iter().copied().collect();
+    let wanted: HashSet<usize> = header.indices().iter().copied().collect();
     let ends_with_newline = text.ends_with('\n');
-    let mut records: BTreeMap<usize, GameRecord> = BTreeMap::new();
+    let mut items: BTreeMap<usize, R> = BTreeMap::new();
     let mut lines = lines.peekable();
     while let Some((i, line)) = lines.next() {
         let last = lines.peek().is_none();
         if line.trim().is_empty() {
             continue;
         }
-        let record: GameRecord = match serde_json::from_str(line) {
+        let record: R = match serde_json::from_str(line) {
             Ok(r) => r,
             // A checkpoint may end in a line whose write was cut short.
             Err(_) if partial && last && !ends_with_newline => break,
-            Err(e) => return Err(err(i + 1, format!("bad game record: {e}"))),
+            Err(e) => return Err(err(i + 1, format!("bad {item}: {e}"))),
         };
-        if !wanted.contains(&record.index) {
+        if !wanted.contains(&record.index()) {
             return Err(err(
                 i + 1,
                 format!(
                     "game {} (index {}) does not belong to shard {}",
-                    record.code,
-                    record.index,
-                    header.shard()
+                    record.code(),
+                    record.index(),
+                    header.part()
                 ),
             ));
         }
-        if record.count != header.count {
-            return Err(err(
-                i + 1,
-                format!(
-                    "game {} has {} heaps, the header says {}",
-                    record.code, record.count, header.count
-                ),
-            ));
-        }
-        if records.insert(record.index, record).is_some() {
-            return Err(err(i + 1, "game record repeated".into()));
+        check(&header, &record).map_err(|message| err(i + 1, message))?;
+        if items.insert(record.index(), record).is_some() {
+            return Err(err(i + 1, format!("{item} repeated")));
         }
     }
-    if !partial && records.len() != header.indices.len() {
+    if !partial && items.len() != header.indices().len() {
         return Err(MergeError::Incomplete {
             path: path.to_string(),
-            shard: header.shard().to_string(),
-            have: records.len(),
-            want: header.indices.len(),
+            shard: header.part().to_string(),
+            have: items.len(),
+            want: header.indices().len(),
         });
     }
-    Ok(ShardFile {
-        header,
-        records: records.into_values().collect(),
-    })
+    Ok((header, items.into_values().collect()))
+}
+
+impl PartHeader for Header {
+    fn indices(&self) -> &[usize] {
+        &self.indices
+    }
+    fn part(&self) -> Shard {
+        self.shard()
+    }
+}
+
+impl PartItem for GameRecord {
+    fn index(&self) -> usize {
+        self.index
+    }
+    fn code(&self) -> &str {
+        &self.code
+    }
+}
+
+/// Parses the text of a shard file. With `partial`, a file that lacks some of its records (a
+/// checkpoint) is accepted, and a damaged last line (a write cut short) is dropped; otherwise
+/// every record the header lists must be there.
+pub fn parse_shard(path: &str, text: &str, partial: bool) -> Result<ShardFile, MergeError> {
+    let kind = LinesKind {
+        format: FORMAT,
+        version: FORMAT_VERSION,
+        file: "survey",
+        item: "game record",
+    };
+    let (header, records) =
+        parse_lines(path, text, partial, &kind, |h: &Header, r: &GameRecord| {
+            if r.count == h.count {
+                Ok(())
+            } else {
+                Err(format!(
+                    "game {} has {} heaps, the header says {}",
+                    r.code, r.count, h.count
+                ))
+            }
+        })?;
+    Ok(ShardFile { header, records })
 }
 
 /// Reads a complete shard file.

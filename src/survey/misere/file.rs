@@ -10,12 +10,10 @@
 //! run with the same limits, and refuses anything else with a message naming the problem, in
 //! the words of the plain survey's [`MergeError`].
 
-use std::collections::{BTreeMap, HashSet};
-
 use serde::{Deserialize, Serialize};
 
 use super::{MisereOptions, MisereRow};
-use crate::survey::merge::{merge_parts, MergeError};
+use crate::survey::merge::{merge_parts, parse_lines, LinesKind, MergeError, PartHeader, PartItem};
 use crate::survey::{codes_digest, shard, Fingerprint, Game, Shard};
 
 /// The name written in every misère survey file's header.
@@ -121,79 +119,38 @@ pub fn is_misere_file(text: &str) -> bool {
 /// under way or stopped) is accepted, and a damaged last line (a write cut short) is dropped;
 /// otherwise every game the header lists must have its row.
 pub fn parse(path: &str, text: &str, partial: bool) -> Result<MisereFile, MergeError> {
-    let err = |line: usize, message: String| MergeError::Format {
-        path: path.to_string(),
-        line,
-        message,
+    let kind = LinesKind {
+        format: FORMAT,
+        version: FORMAT_VERSION,
+        file: "misère survey",
+        item: "row",
     };
-    let mut lines = text.lines().enumerate();
-    let (_, first) = lines.next().ok_or_else(|| {
-        err(
-            1,
-            "empty file; expected a nimseq misère survey header".into(),
-        )
-    })?;
-    let probe: serde_json::Value = serde_json::from_str(first)
-        .map_err(|e| err(1, format!("not a nimseq misère survey file ({e})")))?;
-    if probe.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
-        return Err(err(
-            1,
-            format!("not a nimseq misère survey file (no \"format\": \"{FORMAT}\")"),
-        ));
+    let (header, rows) = parse_lines(
+        path,
+        text,
+        partial,
+        &kind,
+        |_: &MisereHeader, _: &MisereRow| Ok(()),
+    )?;
+    Ok(MisereFile { header, rows })
+}
+
+impl PartHeader for MisereHeader {
+    fn indices(&self) -> &[usize] {
+        &self.indices
     }
-    let version = probe.get("version").and_then(|v| v.as_u64());
-    if version != Some(u64::from(FORMAT_VERSION)) {
-        return Err(err(
-            1,
-            format!(
-                "misère survey format version {} is not supported (this nimseq reads version {FORMAT_VERSION})",
-                version.map_or("?".to_string(), |v| v.to_string())
-            ),
-        ));
+    fn part(&self) -> Shard {
+        self.shard()
     }
-    let header: MisereHeader =
-        serde_json::from_value(probe).map_err(|e| err(1, format!("bad header: {e}")))?;
-    let wanted: HashSet<usize> = header.indices.iter().copied().collect();
-    let ends_with_newline = text.ends_with('\n');
-    let mut rows: BTreeMap<usize, MisereRow> = BTreeMap::new();
-    let mut lines = lines.peekable();
-    while let Some((i, line)) = lines.next() {
-        let last = lines.peek().is_none();
-        if line.trim().is_empty() {
-            continue;
-        }
-        let row: MisereRow = match serde_json::from_str(line) {
-            Ok(r) => r,
-            Err(_) if partial && last && !ends_with_newline => break,
-            Err(e) => return Err(err(i + 1, format!("bad row: {e}"))),
-        };
-        if !wanted.contains(&row.index) {
-            return Err(err(
-                i + 1,
-                format!(
-                    "game {} (index {}) does not belong to shard {}",
-                    row.code,
-                    row.index,
-                    header.shard()
-                ),
-            ));
-        }
-        if rows.insert(row.index, row).is_some() {
-            return Err(err(i + 1, "row repeated".into()));
-        }
+}
+
+impl PartItem for MisereRow {
+    fn index(&self) -> usize {
+        self.index
     }
-    if !partial && rows.len() != header.indices.len() {
-        return Err(MergeError::Incomplete {
-            path: path.to_string(),
-            shard: header.shard().to_string(),
-            have: rows.len(),
-            want: header.indices.len(),
-        });
+    fn code(&self) -> &str {
+        &self.code
     }
-    Ok(MisereFile {
-        header,
-        rows: rows.into_values().collect(),
-    })
 }
 
 /// Combines the files of all shards of one misère survey (given as `(name, file)`, in any
