@@ -105,12 +105,18 @@ pub(crate) struct LinesKind {
     pub item: &'static str,
 }
 
-/// A header line, as far as [`parse_lines`] reads it: the games its part lists.
+/// A header line, as far as [`parse_lines`] and [`merge_parts`] read it.
 pub(crate) trait PartHeader: serde::de::DeserializeOwned {
     /// The indices of the part's games.
     fn indices(&self) -> &[usize];
     /// The part, `I/K`.
     fn part(&self) -> Shard;
+    /// How many games the whole survey has.
+    fn games(&self) -> usize;
+    /// The settings that the parts of one survey share, as (what, value).
+    fn settings(&self) -> Vec<(&'static str, String)>;
+    /// The header of the whole survey this part belongs to: part 1/1 with every game.
+    fn whole(self) -> Self;
 }
 
 /// An item line, as far as [`parse_lines`] reads it.
@@ -217,6 +223,27 @@ impl PartHeader for Header {
     fn part(&self) -> Shard {
         self.shard()
     }
+    fn games(&self) -> usize {
+        self.games
+    }
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("pattern", self.pattern.clone()),
+            ("list of codes", self.codes_digest.to_string()),
+            ("number of games", self.games.to_string()),
+            ("N", self.count.to_string()),
+            ("largest shift", self.max_shift.to_string()),
+            ("number of shards", self.shards.to_string()),
+        ]
+    }
+    fn whole(self) -> Header {
+        Header {
+            shard: 1,
+            shards: 1,
+            indices: (0..self.games).collect(),
+            ..self
+        }
+    }
 }
 
 impl PartItem for GameRecord {
@@ -266,67 +293,42 @@ pub fn read_shard(path: &Path) -> Result<ShardFile, MergeError> {
 /// the whole survey: a header for shard 1/1 and every record, by index. The result is what the
 /// unsharded survey writes.
 pub fn merge(files: Vec<(String, ShardFile)>) -> Result<ShardFile, MergeError> {
-    let first = match files.first() {
-        Some((_, f)) => f.header.clone(),
-        None => return Err(MergeError::Empty),
-    };
     let parts = files
         .into_iter()
-        .map(|(name, f)| {
-            let h = &f.header;
-            let settings = vec![
-                ("pattern", h.pattern.clone()),
-                ("list of codes", h.codes_digest.to_string()),
-                ("number of games", h.games.to_string()),
-                ("N", h.count.to_string()),
-                ("largest shift", h.max_shift.to_string()),
-                ("number of shards", h.shards.to_string()),
-            ];
-            (name, h.shard(), settings, f.records)
-        })
+        .map(|(name, f)| (name, f.header, f.records))
         .collect();
-    // Shards of one survey partition its games; anything else means the files were tampered
-    // with or written by a different assignment.
-    let records = merge_parts(parts, first.games, |r: &GameRecord| r.index, "records")?;
-    let header = Header {
-        shard: 1,
-        shards: 1,
-        indices: (0..first.games).collect(),
-        ..first
-    };
+    let (header, records) = merge_parts(parts, "records")?;
     Ok(ShardFile { header, records })
 }
 
-/// One shard file as [`merge_parts`] takes it: its name, its shard, the settings that the
-/// shards of one survey share as (what, value), and its items.
-pub(crate) type Part<R> = (String, Shard, Vec<(&'static str, String)>, Vec<R>);
-
-/// The items of the shards of one survey, given as [`Part`]s, merged in the order of `index`:
-/// refused unless the files are the shards 1 ..= K each once, with the settings of the first,
-/// and their items one per game of the `games`. Both kinds of survey file (plain and misère) merge through this.
-pub(crate) fn merge_parts<R>(
-    parts: Vec<Part<R>>,
-    games: usize,
-    index: impl Fn(&R) -> usize,
+/// The parts of one survey, given as (file name, header, items), merged into the whole: the
+/// header of [`PartHeader::whole`] and the items in the order of their index. Refused unless the
+/// files are the parts 1 ..= K each once, with the settings of the first, and their items one
+/// per game (shards of one survey partition its games; anything else means the files were
+/// tampered with or written by a different assignment). Both kinds of survey file (plain and
+/// misère) merge through this; `items` names their items in messages.
+pub(crate) fn merge_parts<H: PartHeader, R: PartItem>(
+    parts: Vec<(String, H, Vec<R>)>,
     items: &str,
-) -> Result<Vec<R>, MergeError> {
-    let (first_name, first_settings, k) = match parts.first() {
-        Some((name, shard, settings, _)) => (name.clone(), settings.clone(), shard.count),
+) -> Result<(H, Vec<R>), MergeError> {
+    let (first_name, first_settings, k, games) = match parts.first() {
+        Some((name, h, _)) => (name.clone(), h.settings(), h.part().count, h.games()),
         None => return Err(MergeError::Empty),
     };
     let mut by_shard: BTreeMap<usize, String> = BTreeMap::new();
-    for (name, shard, settings, _) in &parts {
-        for ((what, ours), (_, theirs)) in first_settings.iter().zip(settings) {
-            if ours != theirs {
+    for (name, header, _) in &parts {
+        for ((what, ours), (_, theirs)) in first_settings.iter().zip(header.settings()) {
+            if *ours != theirs {
                 return Err(MergeError::Mismatch {
                     first: first_name.clone(),
                     path: name.clone(),
                     what,
                     ours: ours.clone(),
-                    theirs: theirs.clone(),
+                    theirs,
                 });
             }
         }
+        let shard = header.part();
         if let Some(other) = by_shard.insert(shard.index, name.clone()) {
             return Err(MergeError::Duplicate {
                 shard: shard.to_string(),
@@ -343,9 +345,11 @@ pub(crate) fn merge_parts<R>(
             got: parts.len(),
         });
     }
-    let mut all: Vec<R> = parts.into_iter().flat_map(|p| p.3).collect();
-    all.sort_by_key(&index);
-    if all.len() != games || all.iter().enumerate().any(|(j, r)| index(r) != j) {
+    let mut parts = parts.into_iter();
+    let (_, first_header, mut all) = parts.next().expect("checked above");
+    all.extend(parts.flat_map(|p| p.2));
+    all.sort_by_key(R::index);
+    if all.len() != games || all.iter().enumerate().any(|(j, r)| r.index() != j) {
         return Err(MergeError::Format {
             path: first_name,
             line: 1,
@@ -355,5 +359,5 @@ pub(crate) fn merge_parts<R>(
             ),
         });
     }
-    Ok(all)
+    Ok((first_header.whole(), all))
 }

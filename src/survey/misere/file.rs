@@ -142,6 +142,28 @@ impl PartHeader for MisereHeader {
     fn part(&self) -> Shard {
         self.shard()
     }
+    fn games(&self) -> usize {
+        self.games
+    }
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("pattern", self.pattern.clone()),
+            ("list of codes", self.codes_digest.to_string()),
+            ("number of games", self.games.to_string()),
+            ("heap limit", self.max_heap.to_string()),
+            ("order limit", self.max_order.to_string()),
+            ("budget", self.budget.to_string()),
+            ("number of shards", self.shards.to_string()),
+        ]
+    }
+    fn whole(self) -> MisereHeader {
+        MisereHeader {
+            shard: 1,
+            shards: 1,
+            indices: (0..self.games).collect(),
+            ..self
+        }
+    }
 }
 
 impl PartItem for MisereRow {
@@ -157,33 +179,11 @@ impl PartItem for MisereRow {
 /// order) into the whole survey: a header for shard 1/1 and every row, by index; what the
 /// unsharded survey with the same limits writes.
 pub fn merge(files: Vec<(String, MisereFile)>) -> Result<MisereFile, MergeError> {
-    let first = match files.first() {
-        Some((_, f)) => f.header.clone(),
-        None => return Err(MergeError::Empty),
-    };
     let parts = files
         .into_iter()
-        .map(|(name, f)| {
-            let h = &f.header;
-            let settings = vec![
-                ("pattern", h.pattern.clone()),
-                ("list of codes", h.codes_digest.to_string()),
-                ("number of games", h.games.to_string()),
-                ("heap limit", h.max_heap.to_string()),
-                ("order limit", h.max_order.to_string()),
-                ("budget", h.budget.to_string()),
-                ("number of shards", h.shards.to_string()),
-            ];
-            (name, h.shard(), settings, f.rows)
-        })
+        .map(|(name, f)| (name, f.header, f.rows))
         .collect();
-    let rows = merge_parts(parts, first.games, |r: &MisereRow| r.index, "rows")?;
-    let header = MisereHeader {
-        shard: 1,
-        shards: 1,
-        indices: (0..first.games).collect(),
-        ..first
-    };
+    let (header, rows) = merge_parts(parts, "rows")?;
     Ok(MisereFile { header, rows })
 }
 
