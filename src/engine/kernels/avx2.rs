@@ -3,7 +3,7 @@
 //! (`vpshufb`), and a byte scan's last two targets compared with directly, 64 pairs a step;
 //! step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
 
-use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
+use super::{scan_tail, Cell, Columns, LaneKeys, Rest, ScanKeys, Targets, MOST};
 use std::arch::x86_64::*;
 
 /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
@@ -412,6 +412,198 @@ unsafe fn lane_block<T: Cell, const R: usize, const ALL_COMMON: bool>(
         mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
     }
     [a0, a1, a2, a3, a4, a5, a6, a7]
+}
+
+/// For each byte `b`, the positions of its set bits in order (the rest zero), for decoding a
+/// set of keys into a list with no branch a key.
+const POSITIONS: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut i, mut j) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b][j] = i as u8;
+                j += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// [`super::lane_passes`] with AVX2, for 32 heaps at a time: the columns `first` in lanes as
+/// [`lane_marks`] marks them (8 heaps a register); each heap's first `most` (at most [`MOST`])
+/// keys below `key_end` that those leave open are its *candidates* (what other options its row
+/// has marked is not looked at: a candidate marked there is one wasted); then the columns of
+/// `rest` compare the bytes of their pairs, 32 heaps a register, with each heap's candidates
+/// ([`candidates_met`]), and a candidate that is met is marked in its row. A heap's row is then
+/// exact below `limits[k]`: the keys' limit, or one past its last candidate when it kept
+/// `most` of them; 0 when all `most` were met (its pairs of `rest` are then still to be
+/// marked).
+///
+/// # Safety
+/// As [`lane_marks`]; `limits.len() ≥ len`; `key_end ≤ 32 · R`, and every key below it the
+/// key of a common value below `used`; the bytes of `rest` hold 32 from each column's heap of
+/// each group's first heap ([`Rest::covers`]).
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
+pub(super) unsafe fn lane_passes<T: Cell, const R: usize, const ALL_COMMON: bool>(
+    rows: &mut [u8],
+    stride: usize,
+    used: usize,
+    vals: &[T],
+    first: &[Columns<'_>],
+    rest: &Rest<'_>,
+    len: usize,
+    keys: &LaneKeys,
+    key_end: usize,
+    most: usize,
+    limits: &mut [u32],
+) {
+    let most = most.clamp(1, MOST);
+    let mut lanes = [[0u32; 8]; R];
+    // Candidate j of the group's heap g: `bytes[j][g]` (what the pairs are compared with) and
+    // its key `cands[g][j]`.
+    let mut bytes = [[0u8; 32]; MOST];
+    let mut cands = [[0u8; MOST + 8]; 32];
+    let mut counts = [0usize; 32];
+    // Keys from `key_end` on are no candidates.
+    let below = |w: usize| match key_end.saturating_sub(32 * w) {
+        0 => 0,
+        d if d >= 32 => u32::MAX,
+        d => (1u32 << d) - 1,
+    };
+    for g0 in (0..len).step_by(32) {
+        let gn = (len - g0).min(32);
+        for h0 in (g0..g0 + gn).step_by(8) {
+            let n = (g0 + gn - h0).min(8);
+            // SAFETY: as this function's.
+            let acc = unsafe { lane_block::<T, R, ALL_COMMON>(vals, first, len, h0, n, keys) };
+            for (w, a) in acc.iter().take(R).enumerate() {
+                // SAFETY: 32 bytes into a [u32; 8].
+                unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
+            }
+            for k in 0..n {
+                let mut words = [0u32; 8];
+                for (w, lane) in lanes.iter().enumerate() {
+                    words[w] = lane[k];
+                }
+                // SAFETY: 32 bytes of a [u32; 8].
+                let (lo, hi) =
+                    halves(unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) });
+                // SAFETY: as in lane_marks.
+                unsafe { or_marks(rows[(h0 + k) * stride..].as_mut_ptr(), used, keys, lo, hi) };
+                // The open keys, in order, eight positions a byte of the set.
+                let g = h0 + k - g0;
+                let out = &mut cands[g];
+                let mut j = 0;
+                for (w, &word) in words.iter().enumerate().take(R) {
+                    let open = !word & below(w);
+                    for i in 0..4 {
+                        let b = (open >> (8 * i)) as u8;
+                        let at = (32 * w + 8 * i) as u64 * 0x0101_0101_0101_0101;
+                        let pos = u64::from_le_bytes(POSITIONS[b as usize]) + at;
+                        out[j..j + 8].copy_from_slice(&pos.to_le_bytes());
+                        j = (j + b.count_ones() as usize).min(most);
+                    }
+                }
+                counts[g] = j;
+                for (c, &key) in bytes.iter_mut().zip(&out[..most]) {
+                    c[g] = rest.byte_of(key);
+                }
+            }
+        }
+        let m = counts[..gn].iter().copied().max().unwrap_or(0);
+        let mut met = [0u32; MOST];
+        let mut j = 0;
+        while j < m {
+            // SAFETY: the bytes cover the group (this function's contract).
+            unsafe {
+                match m - j {
+                    1..=2 => {
+                        met[j..j + 2].copy_from_slice(&candidates_met::<2>(rest, g0, &bytes[j..]))
+                    }
+                    3..=4 => {
+                        met[j..j + 4].copy_from_slice(&candidates_met::<4>(rest, g0, &bytes[j..]))
+                    }
+                    _ => met[j..j + 8].copy_from_slice(&candidates_met::<8>(rest, g0, &bytes[j..])),
+                }
+            }
+            j += 8;
+        }
+        for g in 0..gn {
+            let row = &mut rows[(g0 + g) * stride..];
+            let count = counts[g];
+            let mut all = 1u32;
+            for (j, &key) in cands[g][..count].iter().enumerate() {
+                let hit = met[j] >> g & 1;
+                row[rest.value_of(key)] |= hit as u8;
+                all &= hit;
+            }
+            limits[g0 + g] = match count == most {
+                false => keys.limit,
+                // Every candidate met: the caller marks the heap's pairs of `rest`.
+                true if all == 1 => 0,
+                true => rest.value_of(cands[g][most - 1]) as u32 + 1,
+            };
+        }
+    }
+}
+
+/// ORs into the row at `row` (`used` values) the common values whose key is in the set whose
+/// bytes 0–15 are `lo` and 16–31 `hi` (as [`not_in`] takes them).
+///
+/// # Safety
+/// The processor must have AVX2; `row` must hold `used ≤ 512` bytes, `used` a multiple of 32.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn or_marks(row: *mut u8, used: usize, keys: &LaneKeys, lo: __m256i, hi: __m256i) {
+    for c in (0..used).step_by(32) {
+        // SAFETY: c + 32 ≤ 512 bytes of the tables, ≤ used bytes of the row.
+        unsafe {
+            let key = _mm256_loadu_si256(keys.key_of.as_ptr().add(c) as *const __m256i);
+            let cls = _mm256_loadu_si256(keys.common.as_ptr().add(c) as *const __m256i);
+            let at = row.add(c) as *mut __m256i;
+            let hit = _mm256_andnot_si256(not_in(key, lo, hi), cls);
+            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), hit));
+        }
+    }
+}
+
+/// For the heaps `h .. h + 32` (`h` = `at`) and the first `M` candidate rows of `cands` (one
+/// byte a heap), which candidates a pair of a column of `rest` meets: bit `k` of word `j` for
+/// heap `h + k`'s candidate `j`. A function of its own so that the `M` words of what was met
+/// stay in registers.
+///
+/// # Safety
+/// The processor must have AVX2; every column's bytes from `at` on hold 32.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn candidates_met<const M: usize>(
+    rest: &Rest<'_>,
+    at: usize,
+    cands: &[[u8; 32]],
+) -> [u32; M] {
+    assert!(cands.len() >= M);
+    let mut met = [_mm256_setzero_si256(); M];
+    let base = rest.bytes.as_ptr();
+    for &(from, g) in &rest.cols {
+        // SAFETY: from + at + 32 ≤ bytes.len() (the caller's contract).
+        let x = unsafe {
+            _mm256_xor_si256(
+                _mm256_loadu_si256(base.add(from as usize + at) as *const __m256i),
+                _mm256_set1_epi8(g as i8),
+            )
+        };
+        for j in 0..M {
+            // SAFETY: 32 bytes of a [u8; 32].
+            let c = unsafe { _mm256_loadu_si256(cands[j].as_ptr() as *const __m256i) };
+            met[j] = _mm256_or_si256(met[j], _mm256_cmpeq_epi8(x, c));
+        }
+    }
+    std::array::from_fn(|j| _mm256_movemask_epi8(met[j]) as u32)
 }
 
 /// Reverses the 32 bytes of `v`.

@@ -239,6 +239,212 @@ pub(super) fn lane_marks<T: Cell>(
     true
 }
 
+pub static SCRATCH_FALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static SCRATCH_UNCLIPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static SCRATCH_HEAPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Candidates a heap keeps at most in [`lane_passes`].
+pub(super) const MOST: usize = 16;
+
+/// The columns of [`lane_passes`]' second pass, as bytes of their pairs' heaps.
+#[derive(Debug)]
+pub(super) struct Rest<'a> {
+    /// A byte a heap from some heap on: its value, or its key.
+    bytes: std::borrow::Cow<'a, [u8]>,
+    /// Each column: where the heap it pairs with the chunk's first heap lies in `bytes`, and
+    /// the byte of its rare value (the XOR of the two bytes is the pair's).
+    cols: Vec<(u32, u8)>,
+    /// For each lane key of a common value: its byte (the value, or the key) …
+    byte: [u8; 256],
+    /// … and the value.
+    value: [u16; 256],
+}
+
+impl Rest<'_> {
+    /// The byte of the common value whose key is `k`.
+    #[inline(always)]
+    fn byte_of(&self, k: u8) -> u8 {
+        self.byte[k as usize]
+    }
+
+    /// The common value whose key is `k`.
+    #[inline(always)]
+    fn value_of(&self, k: u8) -> usize {
+        self.value[k as usize] as usize
+    }
+
+    /// Whether the bytes hold 32 from each column's heap of every 32nd heap below `len`.
+    fn covers(&self, len: usize) -> bool {
+        self.cols
+            .iter()
+            .all(|&(at, _)| at as usize + len.next_multiple_of(32) <= self.bytes.len())
+    }
+}
+
+/// The first `k` columns of `cols` (in their order), and the others.
+fn split_columns<'a>(cols: &[Columns<'a>], k: usize) -> (Vec<Columns<'a>>, Vec<Columns<'a>>) {
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
+    let mut left = k;
+    for c in cols {
+        let take = left.min(c.pos.len());
+        left -= take;
+        let (pa, pb) = c.pos.split_at(take);
+        let (va, vb) = c.val.split_at(take);
+        for (pos, val, to) in [(pa, va, &mut first), (pb, vb, &mut rest)] {
+            if !pos.is_empty() {
+                to.push(Columns {
+                    base: c.base,
+                    pos,
+                    val,
+                });
+            }
+        }
+    }
+    (first, rest)
+}
+
+/// How [`lane_passes`] splits the columns: the first `first_share` hundredths in lanes, and
+/// at most `most` candidates a heap (at most [`MOST`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PassSplit {
+    pub(super) first_share: usize,
+    pub(super) most: usize,
+}
+
+/// [`lane_marks`] in two passes: the first columns of `cols` in lanes, then for each heap its
+/// first few common values still open (its *candidates*) compared with the pairs of the other
+/// columns, 32 heaps a register with AVX2, a byte a pair. A candidate that a pair meets is
+/// marked; the least candidate left open is the least open common value of the columns. Each
+/// heap's row is then exact below `limits[k]` (the keys' limit, or one past its last candidate
+/// when it had as many as `split.most`), where [`lane_marks`] makes it exact below the keys'
+/// limit. The bytes are the values themselves with byte cells (rows of at most 256 values),
+/// their [`LaneKeys`] keys with 16-bit cells (rows of at most 512 values) when every value of
+/// the columns is common (`all_common`: the key of a rare value may equal a common one's).
+/// Returns false, having done nothing, where it cannot run (another tier, other cells or
+/// rows, too few columns); the caller marks with [`lane_marks`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn lane_passes<T: Cell>(
+    tier: Tier,
+    rows: &mut [u8],
+    stride: usize,
+    width: usize,
+    vals: &[T],
+    cols: &[Columns<'_>],
+    len: usize,
+    keys: &LaneKeys,
+    all_common: bool,
+    split: PassSplit,
+    limits: &mut [u32],
+) -> bool {
+    if tier.lanes() != Lanes::Avx2 || len == 0 {
+        return false;
+    }
+    let total: usize = cols.iter().map(|c| c.pos.len()).sum();
+    let k = total * split.first_share.min(100) / 100;
+    if total - k < 32 {
+        return false;
+    }
+    let used = width.min(512);
+    // The common value of each key below the keys' end (those of values below `used`).
+    let low = u32::from(keys.low);
+    let value_of = |k: u32| {
+        let v = (k & low) | ((k & !low) << 1);
+        v | (u32::from(crate::classes::is_rare(v, u32::from(keys.mask))) << low.count_ones())
+    };
+    let key_end = (0..(32 * keys.regs / 2).min(256) as u32)
+        .find(|&k| value_of(k) as usize >= used)
+        .unwrap_or((32 * keys.regs / 2).min(256) as u32) as usize;
+    let value: [u16; 256] = std::array::from_fn(|k| value_of(k as u32) as u16);
+    let (first, rest_cols) = split_columns(cols, k);
+    let qs = || rest_cols.iter().flat_map(Columns::iter);
+    let lo = qs().map(|(q, _)| q).min().unwrap_or(0);
+    let hi = qs().map(|(q, _)| q).max().unwrap_or(0) + len;
+    assert!(hi <= vals.len(), "a column past the values");
+    // The bytes: the values themselves with byte cells (no copy: whole groups of 32 only),
+    // their keys with 16-bit ones when every value of the columns is common.
+    let (bytes, byte, g_byte): (std::borrow::Cow<'_, [u8]>, [u8; 256], [u8; 512]) =
+        match (cast::<T, u8>(vals), T::BITS) {
+            (Some(v), _) if width <= 256 && len.is_multiple_of(32) => (
+                v[lo..].into(),
+                std::array::from_fn(|k| value[k] as u8),
+                std::array::from_fn(|v| v as u8),
+            ),
+            (None, 16) if width <= 512 && all_common && hi - lo <= 1 << 20 => {
+                let mut b: Vec<u8> = vals[lo..hi]
+                    .iter()
+                    .map(|v| keys.key_of[v.get() as usize & 511])
+                    .collect();
+                b.resize(hi - lo + 32, 0);
+                (b.into(), std::array::from_fn(|k| k as u8), keys.key_of)
+            }
+            _ => return false,
+        };
+    let rest = Rest {
+        bytes,
+        cols: qs()
+            .map(|(q, g)| ((q - lo) as u32, g_byte[g as usize & 511]))
+            .collect(),
+        byte,
+        value,
+    };
+    assert!(used.is_multiple_of(64) && used <= stride && (len - 1) * stride + used <= rows.len());
+    assert!(len <= vals.len() && limits.len() >= len && rest.covers(len));
+    assert!(key_end <= 16 * keys.regs && value[..key_end].iter().all(|&v| (v as usize) < used));
+    macro_rules! regs {
+        ($($r:literal / $r2:literal),*) => {
+            match (keys.regs, all_common) {
+                $(
+                    ($r, true) => avx2::lane_passes::<T, $r2, true>(
+                        rows, stride, used, vals, &first, &rest, len, keys, key_end, split.most,
+                        limits,
+                    ),
+                    ($r, false) => avx2::lane_passes::<T, $r2, false>(
+                        rows, stride, used, vals, &first, &rest, len, keys, key_end, split.most,
+                        limits,
+                    ),
+                )*
+                _ => unreachable!("LaneKeys::REGS"),
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
+        // SAFETY: the tier's proof says the processor has AVX2; rows, values, keys and bytes
+        // are checked above, each column of the first pass where it is used.
+        unsafe { regs!(1 / 1, 4 / 2, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
+        let before = SCRATCH_HEAPS.fetch_add(len, std::sync::atomic::Ordering::Relaxed);
+        if (before + len) >> 18 != before >> 18 && std::env::var("NIMSEQ_SCRATCH_PRINT").is_ok() {
+            eprintln!(
+                "scratch: heaps {} falls {} unclips {}",
+                before + len,
+                SCRATCH_FALLS.load(std::sync::atomic::Ordering::Relaxed),
+                SCRATCH_UNCLIPS.load(std::sync::atomic::Ordering::Relaxed)
+            );
+        }
+        // Heaps whose candidates were all met: the pairs of the second pass one by one.
+        let mut cols = Vec::new();
+        for k in 0..len {
+            if limits[k] != 0 {
+                continue;
+            }
+            if cols.is_empty() {
+                cols = rest_cols.iter().flat_map(Columns::iter).collect();
+            }
+            let cols: Vec<(usize, u32)> = cols.iter().map(|&(q, g)| (q + k, g)).collect();
+            mark_columns(&mut rows[k * stride..], stride, width - 1, vals, &cols, 1);
+            limits[k] = keys.limit;
+            SCRATCH_FALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rows, stride, first, rest, limits);
+        false
+    }
+}
+
 /// Small mode's scan: `targets` (bit `v` for value `v < limit ≤ 64`) without the values of the
 /// pairs `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of
 /// values seen (the compiler vectorises the fold) until no target is left; with `WIDE`, pairs
