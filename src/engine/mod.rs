@@ -23,7 +23,7 @@ pub use exact::{value_span, Exact, MexSet};
 pub use executor::{available_threads, Executor, ExecutorError};
 pub use kernels::{Tier, TierError, TierInfo, TierKind, TIERS};
 pub use sparse::{Sparse, SparseState};
-pub use tuning::{LaneChoice, Step1, Tuning, TuningError};
+pub use tuning::{LaneChoice, Tuning, TuningError};
 pub use values::{Cell, GrundyValues, Overflow, Values, Width};
 
 use crate::rules::Rule;

@@ -1,8 +1,8 @@
 //! How the sparse engine is tuned: the instruction-set tier its hot paths run on, and the
-//! switches kept for comparisons and debugging (step 1 in lanes and in two passes, the scan on
-//! byte keys, small mode, the pipeline, the witness search). A [`Tuning`] is a value: the program's edges (the binary, the Python
+//! switches kept for comparisons and debugging (step 1 in lanes, the scan on byte keys, small
+//! mode, the pipeline, the witness search). A [`Tuning`] is a value: the program's edges (the binary, the Python
 //! module, the benchmarks) read it once from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`,
-//! `NIMSEQ_LANES`, `NIMSEQ_STEP1`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`), refuse what they cannot
+//! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`), refuse what they cannot
 //! honour, and make it the process's ([`Tuning::install`]); the engine never reads the
 //! environment. Without one installed, engines take [`Tuning::best`].
 
@@ -21,17 +21,6 @@ pub enum LaneChoice {
     Regs(usize),
 }
 
-/// How step 1 marks the rare pairs of the columns that cover a whole chunk, where it runs in
-/// lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step1 {
-    /// Every column in lanes.
-    Lanes,
-    /// The first columns in lanes, the others compared only with each heap's first open
-    /// common values (its candidates), where the tier has the kernel.
-    Passes,
-}
-
 /// The engine's tier and switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tuning {
@@ -39,8 +28,6 @@ pub struct Tuning {
     pub tier: Tier,
     /// Step 1 in vector lanes.
     pub lanes: LaneChoice,
-    /// Step 1 in lanes only, or in two passes.
-    pub step1: Step1,
     /// The scan on byte keys (else on the cells only).
     pub scan_keys: bool,
     /// Small mode (one mark word a heap while values are below 64).
@@ -86,7 +73,6 @@ impl Tuning {
         Tuning {
             tier,
             lanes: LaneChoice::Auto,
-            step1: Step1::Passes,
             scan_keys: true,
             small_mode: true,
             pipeline: None,
@@ -101,7 +87,6 @@ impl Tuning {
 
     /// The tuning that the variables `get` gives ask for: `NIMSEQ_ISA` a tier's name (one of
     /// [`super::TIERS`] that the processor has), `NIMSEQ_LANES` `off` or a register count,
-    /// `NIMSEQ_STEP1` `lanes` or `passes`,
     /// `NIMSEQ_KEYS` and `NIMSEQ_SMALL` `on` or `off`, `NIMSEQ_PIPELINE` and `NIMSEQ_WITNESS`
     /// `on`, `off` or `auto`.
     /// Unset or empty variables keep the default; any other value is refused.
@@ -128,13 +113,6 @@ impl Tuning {
         t.small_mode = switch("NIMSEQ_SMALL")?.unwrap_or(true);
         t.pipeline = switch("NIMSEQ_PIPELINE")?;
         t.witnesses = switch("NIMSEQ_WITNESS")?;
-        if let Some(v) = get("NIMSEQ_STEP1") {
-            t.step1 = match v.trim() {
-                "lanes" => Step1::Lanes,
-                "passes" => Step1::Passes,
-                v => return Err(bad("NIMSEQ_STEP1", v, "lanes or passes")),
-            };
-        }
         if let Some(v) = get("NIMSEQ_LANES") {
             let expected = || {
                 let regs: Vec<String> = Tuning::LANE_REGS.iter().map(|r| r.to_string()).collect();
@@ -215,10 +193,8 @@ mod tests {
             ("NIMSEQ_SMALL", "off"),
             ("NIMSEQ_PIPELINE", "on"),
             ("NIMSEQ_WITNESS", "off"),
-            ("NIMSEQ_STEP1", "lanes"),
         ]))
         .unwrap();
-        assert_eq!(t.step1, Step1::Lanes);
         assert_eq!(t.tier, Tier::PORTABLE);
         assert_eq!(t.lanes, LaneChoice::Off);
         assert!(!t.scan_keys && !t.small_mode);
@@ -233,7 +209,6 @@ mod tests {
             ("NIMSEQ_SMALL", "0"),
             ("NIMSEQ_PIPELINE", "yes"),
             ("NIMSEQ_WITNESS", "1"),
-            ("NIMSEQ_STEP1", "lane"),
         ] {
             let e = Tuning::from_vars(vars(&[(var, value)])).unwrap_err();
             assert!(e.to_string().contains(var), "{e}");

@@ -287,7 +287,7 @@ impl Sparse {
             self.far_singles(&mut row[..width], vals, n0 + i, part);
         }
         if part.clear {
-            scans.iter_mut().for_each(|fs| fs.clipped = None);
+            scans.iter_mut().for_each(|fs| fs.clipped = false);
         }
         self.far_rare_pairs(rows, scans, vals, n0, part);
         if part.scan {
@@ -418,38 +418,14 @@ impl Sparse {
         let all_common = full
             .iter()
             .all(|c| c.pos.last().is_none_or(|&p| c.base - p > last));
-        let (width, tier) = (self.width, self.tier);
-        if let (Some(keys), Some(split), false) = (&self.lane_keys, self.passes, full.is_empty()) {
-            let mut limits = vec![0; count];
-            if lane_passes(
-                tier,
-                rows,
-                stride,
-                width,
-                vals,
-                &full,
-                count,
-                keys,
-                all_common,
-                split,
-                &mut limits,
-            ) {
-                for (fs, limit) in scans.iter_mut().zip(limits) {
-                    fs.clipped = Some(fs.clipped.map_or(limit, |l| l.min(limit)));
-                }
-                return;
-            }
-        }
         let lanes = self.lane_keys.as_ref().is_some_and(|keys| {
+            let (width, tier) = (self.width, self.tier);
             lane_marks(
                 tier, rows, stride, width, vals, &full, count, keys, all_common,
             )
         });
         if lanes && !full.is_empty() {
-            let limit = self.lane_limit();
-            for fs in scans.iter_mut() {
-                fs.clipped = Some(fs.clipped.map_or(limit, |l| l.min(limit)));
-            }
+            scans.iter_mut().for_each(|fs| fs.clipped = true);
         } else {
             let cols: Vec<(usize, u32)> = full.iter().flat_map(Columns::iter).collect();
             mark_columns(rows, stride, wmask, vals, &cols, count);
@@ -462,23 +438,20 @@ impl Sparse {
     }
 
     /// The least unmarked common value of heap `n`'s row (`u32::MAX` if none), and whether the
-    /// row is still clipped: a clipped row (exact below `Some(limit)`) whose least open value
-    /// lies at or past its limit is first made exact ([`Sparse::unclip`], other heaps below
-    /// `lim`).
+    /// row is still clipped: a clipped row whose least open value lies at or past the lane
+    /// limit is first made exact ([`Sparse::unclip`], other heaps below `lim`).
     pub(super) fn least_open<T: Cell>(
         &self,
         row: &mut [u8],
         vals: &[T],
         n: usize,
         lim: usize,
-        clipped: Option<u32>,
-    ) -> (u32, Option<u32>) {
+        clipped: bool,
+    ) -> (u32, bool) {
         let c = first_open_on(self.tier, row, &self.common);
-        if clipped.is_some_and(|limit| c >= limit) {
-            crate::engine::kernels::SCRATCH_UNCLIPS
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if clipped && c >= self.lane_limit() {
             self.unclip(row, vals, n, lim);
-            (first_open_on(self.tier, row, &self.common), None)
+            (first_open_on(self.tier, row, &self.common), false)
         } else {
             (c, clipped)
         }

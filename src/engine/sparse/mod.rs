@@ -57,12 +57,12 @@ mod witness;
 use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
 use super::kernels::{
-    first_open, first_open_on, lane_marks, lane_passes, mark_columns, mark_pairs, near_small_marks,
-    scan, scan_keys, small_bit, small_columns, small_scan, Columns, LaneKeys, NearLanes, PassSplit,
-    Targets, Tier, TierKind,
+    first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
+    scan_keys, small_bit, small_columns, small_scan, Columns, LaneKeys, NearLanes, Targets, Tier,
+    TierKind,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
-use super::tuning::{LaneChoice, Step1, Tuning};
+use super::tuning::{LaneChoice, Tuning};
 use super::{value_span, Cell, Executor, Fill, Overflow};
 use crate::classes::{is_rare, Histogram};
 use crate::rules::{MoveSet, Rule};
@@ -78,13 +78,6 @@ const BLOCK: usize = 256;
 /// Pairs a far scan goes through before it first looks at whether few enough targets are left
 /// for the witness search (then twice as many before each next look).
 const FIRST_STRETCH: usize = 512;
-
-/// Step 1 in two passes: the share of the columns marked in lanes (hundredths), and the
-/// candidates a heap keeps at most.
-const PASSES: PassSplit = PassSplit {
-    first_share: 50,
-    most: 16,
-};
 
 /// Dense mode is considered from this many heaps on, and looked at again this often.
 const DENSE_MIN: usize = 4096;
@@ -126,8 +119,6 @@ pub struct Sparse {
     lanes_due: u64,
     /// Registers for step 1 in lanes: `None` for none (a store a pair), `Some(0)` to choose.
     lane_regs: Option<usize>,
-    /// Step 1 in two passes where the tier has them ([`lane_passes`]), split so.
-    passes: Option<PassSplit>,
     /// The byte keys of the values for the scan, when they apply (see [`ScanKeys`]); made
     /// anew when the mask or the width changes.
     scan_keys: Option<ScanKeys>,
@@ -187,10 +178,9 @@ struct FarScan {
     split: usize,
     at: usize,
     /// Step 1 marked some of the heap's rare pairs in vector lanes, which leave out common
-    /// values from [`Sparse::lane_limit`] on, or in two passes, which leave out those past
-    /// the heap's last candidate: `Some(limit)`, the row is exact only below `limit` (see
+    /// values from [`Sparse::lane_limit`] on: the row is exact only below it (see
     /// [`Sparse::unclip`]).
-    clipped: Option<u32>,
+    clipped: bool,
 }
 
 /// How finishing a block ended.
@@ -230,7 +220,6 @@ impl Sparse {
         if let Some(on) = tuning.pipeline {
             engine = engine.with_pipeline(on);
         }
-        engine = engine.with_step1(tuning.step1);
         match tuning.lanes {
             LaneChoice::Auto => engine,
             LaneChoice::Off => engine.with_lane_regs(None),
@@ -251,23 +240,6 @@ impl Sparse {
         );
         self.lane_regs = regs;
         self.classify();
-        self
-    }
-
-    /// The same engine with step 1 in lanes only, or in two passes where the tier has them
-    /// (the default; see [`lane_passes`]), for tests and measurements.
-    pub fn with_step1(mut self, step1: Step1) -> Sparse {
-        self.passes = (step1 == Step1::Passes).then(|| {
-            // SCRATCH: the split from the environment while it is measured.
-            let var = std::env::var("NIMSEQ_SCRATCH_SPLIT").unwrap_or_default();
-            let mut it = var
-                .split(',')
-                .filter_map(|v| v.trim().parse::<usize>().ok());
-            PassSplit {
-                first_share: it.next().unwrap_or(PASSES.first_share),
-                most: it.next().unwrap_or(PASSES.most),
-            }
-        });
         self
     }
 
@@ -300,7 +272,6 @@ impl Sparse {
             lane_keys: None,
             lanes_due: 0,
             lane_regs: Some(0),
-            passes: Some(PASSES),
             scan_keys: None,
             keys_cap: Some(KEYS_CAP),
             rechoose_at: 64,
