@@ -44,6 +44,33 @@ pub enum ClosureError {
 /// largest quotients met (a state costs a gather of `|Q|` bits per distinct heap element).
 pub const STOP_EVERY: usize = 256;
 
+/// Each byte value with its bits spread one to a byte (bit `i` into byte `i`).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// 64 bytes of 0 or 1 as the bits of a word (byte `i` to bit `i`): eight bytes a multiply,
+/// which moves byte `i`'s bit to bit `56 + i` without carries.
+#[inline]
+fn pack(bytes: &[u8; 64]) -> u64 {
+    let mut out = 0u64;
+    for (i, c) in bytes.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        out |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+    }
+    out
+}
+
 /// Bytes a closure over a monoid of `order` elements holds besides its states: its copy of the
 /// table and the rows `P/t`.
 pub fn fixed_bytes(order: usize) -> usize {
@@ -226,11 +253,13 @@ impl Closure {
         // then every transition to each state that appears.
         let mut buf = vec![0u64; w + 1];
         let mut gathered = vec![0u64; w];
+        let mut bytes = vec![0u8; self.bytes_len()];
         for s in 0..old {
             if s % STOP_EVERY == STOP_EVERY - 1 && stop() {
                 return Err(ClosureError::Stopped);
             }
-            self.gather(s, self.gs[gi], &mut gathered);
+            self.expand(s, &mut bytes);
+            self.gather(&bytes, self.gs[gi], &mut gathered);
             self.apply(s, t_new, &gathered, &mut buf)?;
         }
         // Gathers of the current state, one per distinct g, made when first needed.
@@ -242,19 +271,16 @@ impl Closure {
                 return Err(ClosureError::Stopped);
             }
             done.fill(false);
+            self.expand(next, &mut bytes);
             for t in 0..self.transitions.len() {
                 let gi = self.transition_g[t];
                 let slot = &mut cache[gi * w..(gi + 1) * w];
                 if !done[gi] {
                     done[gi] = true;
-                    let mut tmp = std::mem::take(&mut gathered);
-                    self.gather(next, self.gs[gi], &mut tmp);
-                    slot.copy_from_slice(&tmp);
-                    gathered = tmp;
+                    self.gather(&bytes, self.gs[gi], slot);
                 }
-                let g_sig = &cache[gi * w..(gi + 1) * w];
                 // `apply` needs `&mut self`; the cache is a local, so pass a copy of its words.
-                gathered.copy_from_slice(g_sig);
+                gathered.copy_from_slice(slot);
                 self.apply(next, t, &gathered, &mut buf)?;
             }
             next += 1;
@@ -262,18 +288,43 @@ impl Closure {
         Ok(())
     }
 
-    /// `{ z : gz ∈ σ(s) }` into `out`.
-    fn gather(&self, s: usize, g: u32, out: &mut [u64]) {
-        let q = self.q;
+    /// Bytes of the expanded signature: a power of two, at least one a bit of a signature.
+    fn bytes_len(&self) -> usize {
+        (self.w * 64).next_power_of_two()
+    }
+
+    /// σ(s) one byte a bit (0 or 1) into `bytes`.
+    fn expand(&self, s: usize, bytes: &mut [u8]) {
         let sig = &self.state(s)[1..];
-        let row = &self.table[g as usize * q..(g as usize + 1) * q];
-        for (j, chunk) in row.chunks(64).enumerate() {
-            let mut acc = 0u64;
-            for (k, &gz) in chunk.iter().enumerate() {
-                let gz = gz as usize;
-                acc |= ((sig[gz >> 6] >> (gz & 63)) & 1) << k;
+        for (word, out) in sig.iter().zip(bytes.chunks_exact_mut(64)) {
+            for (b, out) in word.to_le_bytes().iter().zip(out.chunks_exact_mut(8)) {
+                out.copy_from_slice(&SPREAD[*b as usize].to_le_bytes());
             }
-            out[j] = acc;
+        }
+    }
+
+    /// `{ z : gz ∈ σ }` into `out`, from σ expanded by [`Closure::expand`] into `bytes`: a
+    /// byte load per element, 64 into a buffer, then packed to a word.
+    fn gather(&self, bytes: &[u8], g: u32, out: &mut [u64]) {
+        let q = self.q;
+        // A power of two long, above every element: the mask keeps each index where it is
+        // and lets the compiler drop the bounds checks.
+        let mask = bytes.len() - 1;
+        let bytes = &bytes[..=mask];
+        let row = &self.table[g as usize * q..(g as usize + 1) * q];
+        let mut tmp = [0u8; 64];
+        for (chunk, o) in row.chunks(64).zip(out.iter_mut()) {
+            if let Ok(chunk) = <&[u32; 64]>::try_from(chunk) {
+                for (t, &gz) in tmp.iter_mut().zip(chunk) {
+                    *t = bytes[gz as usize & mask];
+                }
+            } else {
+                tmp.fill(0);
+                for (t, &gz) in tmp.iter_mut().zip(chunk) {
+                    *t = bytes[gz as usize & mask];
+                }
+            }
+            *o = pack(&tmp);
         }
     }
 
