@@ -59,6 +59,30 @@ const SPREAD: [u64; 256] = {
     t
 };
 
+/// Bit `z` of `out` set to `bytes[row[z]]` (each 0 or 1), for every `z` of `row`: a byte load
+/// an element, 64 into a buffer, then packed to a word. `bytes` is a power of two long and
+/// longer than every index of `row`: the mask keeps each index as it is and lets the compiler
+/// drop the bounds checks.
+fn gather_bits(bytes: &[u8], row: &[u32], out: &mut [u64]) {
+    let mask = bytes.len() - 1;
+    debug_assert!(bytes.len().is_power_of_two() && row.iter().all(|&x| (x as usize) < bytes.len()));
+    let bytes = &bytes[..=mask];
+    let mut tmp = [0u8; 64];
+    for (chunk, o) in row.chunks(64).zip(out.iter_mut()) {
+        if let Ok(chunk) = <&[u32; 64]>::try_from(chunk) {
+            for (t, &x) in tmp.iter_mut().zip(chunk) {
+                *t = bytes[x as usize & mask];
+            }
+        } else {
+            tmp.fill(0);
+            for (t, &x) in tmp.iter_mut().zip(chunk) {
+                *t = bytes[x as usize & mask];
+            }
+        }
+        *o = pack(&tmp);
+    }
+}
+
 /// 64 bytes of 0 or 1 as the bits of a word (byte `i` to bit `i`): eight bytes a multiply,
 /// which moves byte `i`'s bit to bit `56 + i` without carries.
 #[inline]
@@ -122,12 +146,12 @@ impl Closure {
         let q = m.order;
         let w = q.div_ceil(64);
         let mut quot = vec![0u64; q * w];
-        for t in 0..q {
-            for z in 0..q {
-                if m.p[m.table[t * q + z] as usize] {
-                    quot[t * w + z / 64] |= 1 << (z % 64);
-                }
-            }
+        let mut p_bytes = vec![0u8; q.next_power_of_two()];
+        for (b, &x) in p_bytes.iter_mut().zip(&m.p) {
+            *b = u8::from(x);
+        }
+        for (row, out) in m.table.chunks_exact(q).zip(quot.chunks_exact_mut(w)) {
+            gather_bits(&p_bytes, row, out);
         }
         let mut c = Closure {
             q,
@@ -303,29 +327,14 @@ impl Closure {
         }
     }
 
-    /// `{ z : gz ∈ σ }` into `out`, from σ expanded by [`Closure::expand`] into `bytes`: a
-    /// byte load per element, 64 into a buffer, then packed to a word.
+    /// `{ z : gz ∈ σ }` into `out`, from σ expanded by [`Closure::expand`] into `bytes`.
     fn gather(&self, bytes: &[u8], g: u32, out: &mut [u64]) {
         let q = self.q;
-        // A power of two long, above every element: the mask keeps each index where it is
-        // and lets the compiler drop the bounds checks.
-        let mask = bytes.len() - 1;
-        let bytes = &bytes[..=mask];
-        let row = &self.table[g as usize * q..(g as usize + 1) * q];
-        let mut tmp = [0u8; 64];
-        for (chunk, o) in row.chunks(64).zip(out.iter_mut()) {
-            if let Ok(chunk) = <&[u32; 64]>::try_from(chunk) {
-                for (t, &gz) in tmp.iter_mut().zip(chunk) {
-                    *t = bytes[gz as usize & mask];
-                }
-            } else {
-                tmp.fill(0);
-                for (t, &gz) in tmp.iter_mut().zip(chunk) {
-                    *t = bytes[gz as usize & mask];
-                }
-            }
-            *o = pack(&tmp);
-        }
+        gather_bits(
+            bytes,
+            &self.table[g as usize * q..(g as usize + 1) * q],
+            out,
+        );
     }
 
     fn apply(
@@ -399,4 +408,48 @@ pub fn consistent_at(m: &Monoid, path: &[(u32, Vec<u32>)]) -> bool {
         sig = next;
     }
     m.p[a] == (moved && !sig[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The gather by bytes equals the plain definition, bit by bit, on rows of any length
+        /// (whole words of 64 and a part word) and any bytes.
+        #[test]
+        fn gather_bits_is_the_plain_gather(
+            bits in prop::collection::vec(any::<bool>(), 1..300),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..300),
+        ) {
+            let mut bytes = vec![0u8; bits.len().next_power_of_two()];
+            for (b, &x) in bytes.iter_mut().zip(&bits) {
+                *b = u8::from(x);
+            }
+            let row: Vec<u32> = picks.iter().map(|i| i.index(bits.len()) as u32).collect();
+            let mut out = vec![u64::MAX; row.len().div_ceil(64)];
+            gather_bits(&bytes, &row, &mut out);
+            let mut plain = vec![0u64; row.len().div_ceil(64)];
+            for (z, &x) in row.iter().enumerate() {
+                if bits[x as usize] {
+                    plain[z / 64] |= 1 << (z % 64);
+                }
+            }
+            prop_assert_eq!(out, plain);
+        }
+
+        /// The expansion of a signature to bytes and the packing of bytes to words are inverse.
+        #[test]
+        fn spread_and_pack_are_inverse(words in prop::collection::vec(any::<u64>(), 1..4)) {
+            for &w in &words {
+                let mut bytes = [0u8; 64];
+                for (b, out) in w.to_le_bytes().iter().zip(bytes.chunks_exact_mut(8)) {
+                    out.copy_from_slice(&SPREAD[*b as usize].to_le_bytes());
+                }
+                prop_assert!(bytes.iter().enumerate().all(|(i, &b)| u64::from(b) == (w >> i) & 1));
+                prop_assert_eq!(pack(&bytes), w);
+            }
+        }
+    }
 }
