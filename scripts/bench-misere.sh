@@ -18,10 +18,14 @@
 # weaker test (module text of src/misere/quotient/), so it may certify a few heaps earlier.
 #
 # Usage: scripts/bench-misere.sh CGSUITE [CODE[:MAX_HEAP] ...]
-#        default codes: the issue's (0.75, Kayles 0.77, 0.07 to heap 33) and a dozen 0.dd codes
+#        default codes: the issue's (0.75, Kayles 0.77, 0.07 to heaps 33 and 32), a dozen 0.dd
+#        codes, and the 0.ddd codes whose certificate takes MisereSolver longest among those
+#        found (0.044 at heap 504, 0.077 at 336, 0.115 at 216, 0.152 at 150: results/misere.md)
 #        BENCH_TIMEOUT=600   seconds each program may run on one code (a run stopped by it is
 #                            compared with nimseq run to the same heap)
 #        BENCH_OUT=FILE      also append the table to FILE (e.g. results/misere.md)
+#        BENCH_NIMSEQ=BIN    run this nimseq binary (e.g. an older build, for a before/after
+#                            comparison) instead of building the tree's
 #
 # Times are user CPU seconds (the fair figure on a shared machine; the JVM's includes its
 # compiler and collector threads) and wall seconds; "×" is MisereSolver's user time over
@@ -36,7 +40,8 @@ cgs=$1
 shift
 codes=("$@")
 if [[ ${#codes[@]} -eq 0 ]]; then
-    codes=(0.75 0.77 0.07:33 0.15 0.22 0.31 0.34 0.52 0.53 0.71 0.72 0.73 0.44:200 0.46:200 0.4:25)
+    codes=(0.75 0.77 0.07:33 0.07:32 0.15 0.22 0.31 0.34 0.52 0.53 0.71 0.72 0.73 0.44:200 0.46:200
+        0.4:25 0.044:510 0.077:340 0.115:220 0.152:160)
 fi
 limit=${BENCH_TIMEOUT:-600}
 solver_dir=lib/core/src/main/scala/org/cgsuite/core/misere/solver
@@ -77,9 +82,14 @@ javac -nowarn -encoding UTF-8 -d "$tmp/classes" "$tmp/src"/*.java 2>"$tmp/javac.
     exit 1
 }
 
-cargo build --release --quiet
-bin=target/release/nimseq
-rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ -n ${BENCH_NIMSEQ:-} ]]; then
+    bin=$BENCH_NIMSEQ
+    rev="binary $bin"
+else
+    cargo build --release --quiet
+    bin=target/release/nimseq
+    rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+fi
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 

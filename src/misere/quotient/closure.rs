@@ -44,6 +44,57 @@ pub enum ClosureError {
 /// largest quotients met (a state costs a gather of `|Q|` bits per distinct heap element).
 pub const STOP_EVERY: usize = 256;
 
+/// Each byte value with its bits spread one to a byte (bit `i` into byte `i`).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Bit `z` of `out` set to `bytes[row[z]]` (each 0 or 1), for every `z` of `row`: a byte load
+/// an element, 64 into a buffer, then packed to a word. `bytes` is a power of two long and
+/// longer than every index of `row`: the mask keeps each index as it is and lets the compiler
+/// drop the bounds checks.
+fn gather_bits(bytes: &[u8], row: &[u32], out: &mut [u64]) {
+    let mask = bytes.len() - 1;
+    debug_assert!(bytes.len().is_power_of_two() && row.iter().all(|&x| (x as usize) < bytes.len()));
+    let bytes = &bytes[..=mask];
+    let mut tmp = [0u8; 64];
+    for (chunk, o) in row.chunks(64).zip(out.iter_mut()) {
+        if let Ok(chunk) = <&[u32; 64]>::try_from(chunk) {
+            for (t, &x) in tmp.iter_mut().zip(chunk) {
+                *t = bytes[x as usize & mask];
+            }
+        } else {
+            tmp.fill(0);
+            for (t, &x) in tmp.iter_mut().zip(chunk) {
+                *t = bytes[x as usize & mask];
+            }
+        }
+        *o = pack(&tmp);
+    }
+}
+
+/// 64 bytes of 0 or 1 as the bits of a word (byte `i` to bit `i`): eight bytes a multiply,
+/// which moves byte `i`'s bit to bit `56 + i` without carries.
+#[inline]
+fn pack(bytes: &[u8; 64]) -> u64 {
+    let mut out = 0u64;
+    for (i, c) in bytes.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        out |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+    }
+    out
+}
+
 /// Bytes a closure over a monoid of `order` elements holds besides its states: its copy of the
 /// table and the rows `P/t`.
 pub fn fixed_bytes(order: usize) -> usize {
@@ -95,12 +146,12 @@ impl Closure {
         let q = m.order;
         let w = q.div_ceil(64);
         let mut quot = vec![0u64; q * w];
-        for t in 0..q {
-            for z in 0..q {
-                if m.p[m.table[t * q + z] as usize] {
-                    quot[t * w + z / 64] |= 1 << (z % 64);
-                }
-            }
+        let mut p_bytes = vec![0u8; q.next_power_of_two()];
+        for (b, &x) in p_bytes.iter_mut().zip(&m.p) {
+            *b = u8::from(x);
+        }
+        for (row, out) in m.table.chunks_exact(q).zip(quot.chunks_exact_mut(w)) {
+            gather_bits(&p_bytes, row, out);
         }
         let mut c = Closure {
             q,
@@ -226,11 +277,13 @@ impl Closure {
         // then every transition to each state that appears.
         let mut buf = vec![0u64; w + 1];
         let mut gathered = vec![0u64; w];
+        let mut bytes = vec![0u8; self.bytes_len()];
         for s in 0..old {
             if s % STOP_EVERY == STOP_EVERY - 1 && stop() {
                 return Err(ClosureError::Stopped);
             }
-            self.gather(s, self.gs[gi], &mut gathered);
+            self.expand(s, &mut bytes);
+            self.gather(&bytes, self.gs[gi], &mut gathered);
             self.apply(s, t_new, &gathered, &mut buf)?;
         }
         // Gathers of the current state, one per distinct g, made when first needed.
@@ -242,19 +295,16 @@ impl Closure {
                 return Err(ClosureError::Stopped);
             }
             done.fill(false);
+            self.expand(next, &mut bytes);
             for t in 0..self.transitions.len() {
                 let gi = self.transition_g[t];
                 let slot = &mut cache[gi * w..(gi + 1) * w];
                 if !done[gi] {
                     done[gi] = true;
-                    let mut tmp = std::mem::take(&mut gathered);
-                    self.gather(next, self.gs[gi], &mut tmp);
-                    slot.copy_from_slice(&tmp);
-                    gathered = tmp;
+                    self.gather(&bytes, self.gs[gi], slot);
                 }
-                let g_sig = &cache[gi * w..(gi + 1) * w];
                 // `apply` needs `&mut self`; the cache is a local, so pass a copy of its words.
-                gathered.copy_from_slice(g_sig);
+                gathered.copy_from_slice(slot);
                 self.apply(next, t, &gathered, &mut buf)?;
             }
             next += 1;
@@ -262,19 +312,29 @@ impl Closure {
         Ok(())
     }
 
-    /// `{ z : gz ∈ σ(s) }` into `out`.
-    fn gather(&self, s: usize, g: u32, out: &mut [u64]) {
-        let q = self.q;
+    /// Bytes of the expanded signature: a power of two, at least one a bit of a signature.
+    fn bytes_len(&self) -> usize {
+        (self.w * 64).next_power_of_two()
+    }
+
+    /// σ(s) one byte a bit (0 or 1) into `bytes`.
+    fn expand(&self, s: usize, bytes: &mut [u8]) {
         let sig = &self.state(s)[1..];
-        let row = &self.table[g as usize * q..(g as usize + 1) * q];
-        for (j, chunk) in row.chunks(64).enumerate() {
-            let mut acc = 0u64;
-            for (k, &gz) in chunk.iter().enumerate() {
-                let gz = gz as usize;
-                acc |= ((sig[gz >> 6] >> (gz & 63)) & 1) << k;
+        for (word, out) in sig.iter().zip(bytes.chunks_exact_mut(64)) {
+            for (b, out) in word.to_le_bytes().iter().zip(out.chunks_exact_mut(8)) {
+                out.copy_from_slice(&SPREAD[*b as usize].to_le_bytes());
             }
-            out[j] = acc;
         }
+    }
+
+    /// `{ z : gz ∈ σ }` into `out`, from σ expanded by [`Closure::expand`] into `bytes`.
+    fn gather(&self, bytes: &[u8], g: u32, out: &mut [u64]) {
+        let q = self.q;
+        gather_bits(
+            bytes,
+            &self.table[g as usize * q..(g as usize + 1) * q],
+            out,
+        );
     }
 
     fn apply(
@@ -348,4 +408,48 @@ pub fn consistent_at(m: &Monoid, path: &[(u32, Vec<u32>)]) -> bool {
         sig = next;
     }
     m.p[a] == (moved && !sig[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The gather by bytes equals the plain definition, bit by bit, on rows of any length
+        /// (whole words of 64 and a part word) and any bytes.
+        #[test]
+        fn gather_bits_is_the_plain_gather(
+            bits in prop::collection::vec(any::<bool>(), 1..300),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..300),
+        ) {
+            let mut bytes = vec![0u8; bits.len().next_power_of_two()];
+            for (b, &x) in bytes.iter_mut().zip(&bits) {
+                *b = u8::from(x);
+            }
+            let row: Vec<u32> = picks.iter().map(|i| i.index(bits.len()) as u32).collect();
+            let mut out = vec![u64::MAX; row.len().div_ceil(64)];
+            gather_bits(&bytes, &row, &mut out);
+            let mut plain = vec![0u64; row.len().div_ceil(64)];
+            for (z, &x) in row.iter().enumerate() {
+                if bits[x as usize] {
+                    plain[z / 64] |= 1 << (z % 64);
+                }
+            }
+            prop_assert_eq!(out, plain);
+        }
+
+        /// The expansion of a signature to bytes and the packing of bytes to words are inverse.
+        #[test]
+        fn spread_and_pack_are_inverse(words in prop::collection::vec(any::<u64>(), 1..4)) {
+            for &w in &words {
+                let mut bytes = [0u8; 64];
+                for (b, out) in w.to_le_bytes().iter().zip(bytes.chunks_exact_mut(8)) {
+                    out.copy_from_slice(&SPREAD[*b as usize].to_le_bytes());
+                }
+                prop_assert!(bytes.iter().enumerate().all(|(i, &b)| u64::from(b) == (w >> i) & 1));
+                prop_assert_eq!(pack(&bytes), w);
+            }
+        }
+    }
 }

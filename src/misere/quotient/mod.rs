@@ -106,14 +106,19 @@
 //!   the new heap and the heaps of the last failing position first ([`heap_order`]), so a
 //!   failing candidate is usually rejected among a fraction of the states.
 //! - **The candidate built with tables.** [`build_candidate`] multiplies by mixed-radix
-//!   arithmetic without allocation, tabulates multiplication by each heap's element, and takes
-//!   each heap's option elements once; the options of a least word are then table look-ups
-//!   (the word without one heap is one look-up too). The reduced table is written row by row
-//!   (the monoid is commutative, so a column is a row): written column by column it missed
-//!   the cache on every entry, 65 % of the construction at order 9,000, and 0.6's failing
-//!   search at heap 17 took 2.4 times as long.
+//!   arithmetic without allocation, tabulates multiplication by each heap's element (by
+//!   parts: the submonoid part and the cyclic parts each once, no division an element), and
+//!   takes each heap's option elements once; the options of a least word are then table
+//!   look-ups (the word without one heap is one look-up too). The reduced table is written
+//!   row by row (the monoid is commutative, so a column is a row), each row in one pass from
+//!   the row of the word without its first heap, written before it: written column by column
+//!   it missed the cache on every entry (65 % of the construction at order 9,000), and a pass
+//!   a heap of the word was 15 % of 0.07 to heap 33.
 //! - **The closure without branches or allocation** ([`closure`]): the gather is done once per
-//!   state and distinct `g`, bit by bit without branches; states are hashed word by word
+//!   state and distinct `g`, from the state's signature spread one byte a bit: a byte load an
+//!   element, packed to words by multiplies (bit by bit through shifts and masks of the
+//!   signature's words it was 60 % of 0.07 to heap 33 on an Intel Xeon, and twice as slow);
+//!   the rows `P/t` are gathered the same way from `P`; states are hashed word by word
 //!   ([`fxhash`]).
 //!
 //! The plain first versions of the candidate construction and of the closure are kept for the
@@ -870,21 +875,15 @@ impl QuotientSolver {
                     exhausted: true,
                 });
             };
-            let build_ms = started.elapsed().as_millis() as u64;
-            let verifying = Instant::now();
-            let mut first = vec![n];
-            first.extend(position.iter());
-            let verdict = self.verify_full(n, &m, &phi, &first, stop);
-            self.record(attempt(
-                n, free, size, m.order, built, build_ms, verifying, &verdict,
-            ));
-            match verdict {
-                Ok(closure) => {
-                    self.commit(m, phi, closure);
-                    return Ok(());
-                }
-                Err(VerifyError::Quotient(e)) => return Err(e),
-                Err(VerifyError::Closure(e, _)) => {
+            let tried = Tried {
+                free,
+                size,
+                built,
+                started,
+            };
+            match self.finish_attempt(n, &position, m, phi, tried, stop)? {
+                None => return Ok(()),
+                Some((e, m, phi, _)) => {
                     self.m = m;
                     self.phi = phi;
                     failure = e;
@@ -969,29 +968,15 @@ impl QuotientSolver {
                     exhausted: true,
                 });
             };
-            let build_ms = started.elapsed().as_millis() as u64;
-            let verifying = Instant::now();
-            let mut first = vec![n];
-            first.extend(position.iter());
-            let verdict = self.verify_full(n, &m, &phi, &first, stop);
-            let order = m.order;
-            self.record(attempt(
-                n,
-                free.clone(),
+            let tried = Tried {
+                free,
                 size,
-                order,
                 built,
-                build_ms,
-                verifying,
-                &verdict,
-            ));
-            match verdict {
-                Ok(closure) => {
-                    self.commit(m, phi, closure);
-                    return Ok(());
-                }
-                Err(VerifyError::Quotient(e)) => return Err(e),
-                Err(VerifyError::Closure(e, _)) => {
+                started,
+            };
+            match self.finish_attempt(n, &position, m, phi, tried, stop)? {
+                None => return Ok(()),
+                Some((e, _, _, free)) => {
                     freed = free;
                     failure = e;
                 }
@@ -1002,6 +987,47 @@ impl QuotientSolver {
             verified: self.candidate_limits.recalibrations + 1,
             exhausted: false,
         })
+    }
+
+    /// The end of a recalibration's round: verifies the candidate `m`, `phi` chosen for
+    /// heap `n` after a failure at `position` (that position's heaps first), records it
+    /// ([`Attempt`]) and, when it passes, commits it: `None`. When it fails, its failure, the
+    /// candidate and its freed heaps come back for the next round; memory and stop errors end
+    /// the heap.
+    #[allow(clippy::type_complexity)]
+    fn finish_attempt(
+        &mut self,
+        n: usize,
+        position: &[usize],
+        m: Monoid,
+        phi: Vec<u32>,
+        tried: Tried,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<(ClosureError, Monoid, Vec<u32>, Vec<(usize, usize, usize)>)>, QuotientError>
+    {
+        let build_ms = tried.started.elapsed().as_millis() as u64;
+        let verifying = Instant::now();
+        let mut first = vec![n];
+        first.extend(position.iter());
+        let verdict = self.verify_full(n, &m, &phi, &first, stop);
+        self.record(attempt(
+            n,
+            tried.free.clone(),
+            tried.size,
+            m.order,
+            tried.built,
+            build_ms,
+            verifying,
+            &verdict,
+        ));
+        match verdict {
+            Ok(closure) => {
+                self.commit(m, phi, closure);
+                Ok(None)
+            }
+            Err(VerifyError::Quotient(e)) => Err(e),
+            Err(VerifyError::Closure(e, _)) => Ok(Some((e, m, phi, tried.free))),
+        }
     }
 
     fn certify(&mut self) {
@@ -1336,6 +1362,15 @@ pub enum Build {
     Stopped,
 }
 
+/// How a recalibration's candidate was found: its freed heaps, its order before reduction,
+/// the candidates built to find it, and when the search for it started.
+struct Tried {
+    free: Vec<(usize, usize, usize)>,
+    size: usize,
+    built: usize,
+    started: Instant,
+}
+
 /// Why a verification ended without a closure.
 #[derive(Debug)]
 enum VerifyError {
@@ -1469,7 +1504,19 @@ fn build_sized(
         if stop() {
             return Err(Build::Stopped);
         }
-        by_gen.push((0..size).map(|e| mul(e, g) as u32).collect());
+        // `e·g` by parts: the R part of `e = r + rn·k` times `g`'s, and its cyclic parts
+        // times `g`'s, each tabulated once (no division an element).
+        let (rg, kg) = (g % rn, g / rn);
+        let r_times: Vec<u32> = (0..rn)
+            .map(|r| r_index[base.mul(r_elems[r], r_elems[rg]) as usize])
+            .collect();
+        let mut row: Vec<u32> = Vec::with_capacity(size);
+        for k in 0..size / rn {
+            let high = mul(k * rn, kg * rn) as u32;
+            row.extend(r_times.iter().map(|&r| high + r));
+        }
+        debug_assert!((0..size).all(|e| row[e] as usize == mul(e, g)));
+        by_gen.push(row);
     }
     let times_heap = |e: usize, h: usize| -> usize {
         match gen_of(phi_m[h]) {
@@ -1620,24 +1667,36 @@ fn build_sized(
                 .collect()
         })
         .collect();
-    // The monoid is commutative, so column `c2` is row `c2`: each row is written in place,
-    // one pass over it per heap of the word (the column-wise writes of the first version
-    // missed the cache on every element, 65 % of a candidate's construction at order 9,000).
+    // The monoid is commutative, so column `c2` is row `c2`, and it is row `c'` times the
+    // first heap `h` of `c2`'s least word, `c'` the class of the word without that heap: a
+    // smaller word, so a class numbered before `c2` whose row is written already. One pass a
+    // row, by look-ups (the first version wrote the table column by column, missing the cache
+    // on every element, 65 % of a candidate's construction at order 9,000; the second made a
+    // pass a heap of the word).
     let mut table = vec![0u32; count * count];
-    for (c2, row_out) in table.chunks_exact_mut(count).enumerate() {
+    for c2 in 0..count {
         if c2 % 64 == 63 && stop() {
             return Err(Build::Stopped);
         }
-        for (c1, o) in row_out.iter_mut().enumerate() {
-            *o = c1 as u32;
-        }
-        for &h in &words[rep[c2]] {
-            if let Some(gi) = gen_of(phi_m[h]) {
-                let step = &red_gen[gi];
-                for o in row_out.iter_mut() {
-                    *o = step[*o as usize];
+        let (done, rest) = table.split_at_mut(c2 * count);
+        let row_out = &mut rest[..count];
+        let Some(&h) = words[rep[c2]].first() else {
+            for (c1, o) in row_out.iter_mut().enumerate() {
+                *o = c1 as u32;
+            }
+            continue;
+        };
+        let prev = class[rank[without(rep[c2], h)]] as usize;
+        debug_assert!(prev < c2);
+        let row_prev = &done[prev * count..(prev + 1) * count];
+        match gen_of(phi_m[h]) {
+            Some(gi) => {
+                let step: &[u32] = &red_gen[gi];
+                for (o, &x) in row_out.iter_mut().zip(row_prev) {
+                    *o = step[x as usize];
                 }
             }
+            None => row_out.copy_from_slice(row_prev),
         }
     }
     let m = Monoid {
