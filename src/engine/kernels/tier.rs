@@ -286,6 +286,15 @@ impl Tier {
         }
     }
 
+    /// Pairs of each far scan marked in lanes before it, 8 heaps at a time (the scan's head,
+    /// `sparse/head.rs`; 0: none) by default.
+    pub(crate) fn head_pairs(self) -> usize {
+        match self.0 {
+            TierKind::Avx2 => 256,
+            TierKind::Portable | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 0,
+        }
+    }
+
     /// Whether the scan on byte keys (`scan_keys`) runs: it needs a vector set of targets.
     pub(crate) fn scans_keys(self) -> bool {
         match self.target_set() {

@@ -51,15 +51,16 @@ mod blocks;
 mod dense;
 mod far;
 mod finish;
+mod head;
 mod small;
 mod witness;
 
 use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
 use super::kernels::{
-    first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
-    scan_keys, small_bit, small_columns, small_scan, Columns, LaneKeys, NearLanes, Targets, Tier,
-    TierKind,
+    first_open, first_open_on, head_marks, lane_marks, mark_columns, mark_pairs, near_small_marks,
+    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, NearLanes,
+    Targets, Tier, TierKind,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::tuning::{LaneChoice, Tuning};
@@ -151,6 +152,11 @@ pub struct Sparse {
     /// The first heaps of each value for the witness search of the scans' last targets
     /// (`witness.rs`), or `None` for none.
     witnesses: Option<Witnesses>,
+    /// The scan's head in lanes (`head.rs`): pairs a head (0: none), registers of its keys
+    /// (`None`: chosen from the values) and its keys.
+    head_pairs: usize,
+    head_regs: Option<usize>,
+    head_keys: Option<HeadKeys>,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -219,6 +225,9 @@ impl Sparse {
         }
         if let Some(on) = tuning.pipeline {
             engine = engine.with_pipeline(on);
+        }
+        if let Some(pairs) = tuning.head {
+            engine = engine.with_head(pairs, None);
         }
         match tuning.lanes {
             LaneChoice::Auto => engine,
@@ -289,6 +298,9 @@ impl Sparse {
             witnesses: tier
                 .searches_witnesses()
                 .then(|| Witnesses::new(FIRST_STRETCH)),
+            head_pairs: tier.head_pairs(),
+            head_regs: None,
+            head_keys: None,
         };
         s.classify();
         s
@@ -375,6 +387,7 @@ impl Sparse {
         self.common = (0..width).map(|v| byte(!is_rare(v, mask))).collect();
         self.rare = (0..width).map(|v| byte(is_rare(v, mask))).collect();
         self.lane_keys = self.choose_lane_keys();
+        self.head_keys = self.choose_head_keys();
         self.scan_keys = None;
     }
 
@@ -524,6 +537,8 @@ impl Sparse {
             self.lanes_due = 2 * self.hist.len.max(1 << 12);
             let regs = |k: Option<&LaneKeys>| k.map(LaneKeys::regs);
             changed |= regs(self.choose_lane_keys().as_ref()) != regs(self.lane_keys.as_ref());
+            // The heads' marks are exact whatever their keys: nothing to redo.
+            self.head_keys = self.choose_head_keys();
         }
         if self.rare_pos.len() >= self.rechoose_at || span > self.chosen_span {
             let (mask, count) = self.hist.rare_mask();
