@@ -1,6 +1,6 @@
 //! How the sparse engine is tuned: the instruction-set tier its hot paths run on, and the
 //! switches kept for comparisons and debugging (step 1 in lanes, the scan on byte keys, small
-//! mode, the pipeline, the witness search). A [`Tuning`] is a value: the program's edges (the binary, the Python
+//! mode, the pipeline, the witness search, the scan's head in lanes). A [`Tuning`] is a value: the program's edges (the binary, the Python
 //! module, the benchmarks) read it once from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`,
 //! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`), refuse what they cannot
 //! honour, and make it the process's ([`Tuning::install`]); the engine never reads the
@@ -214,8 +214,10 @@ mod tests {
             ("NIMSEQ_SMALL", "off"),
             ("NIMSEQ_PIPELINE", "on"),
             ("NIMSEQ_WITNESS", "off"),
+            ("NIMSEQ_HEAD", "off"),
         ]))
         .unwrap();
+        assert_eq!(t.head, Some(0));
         assert_eq!(t.tier, Tier::PORTABLE);
         assert_eq!(t.lanes, LaneChoice::Off);
         assert!(!t.scan_keys && !t.small_mode);
@@ -223,6 +225,8 @@ mod tests {
         assert_eq!(t.pipeline, Some(true));
         let t = Tuning::from_vars(vars(&[("NIMSEQ_LANES", "12")])).unwrap();
         assert_eq!(t.lanes, LaneChoice::Regs(12));
+        let t = Tuning::from_vars(vars(&[("NIMSEQ_HEAD", "512")])).unwrap();
+        assert_eq!(t.head, Some(512));
         for (var, value) in [
             ("NIMSEQ_ISA", "bogus"),
             ("NIMSEQ_LANES", "7"),
@@ -230,6 +234,8 @@ mod tests {
             ("NIMSEQ_SMALL", "0"),
             ("NIMSEQ_PIPELINE", "yes"),
             ("NIMSEQ_WITNESS", "1"),
+            ("NIMSEQ_HEAD", "0"),
+            ("NIMSEQ_HEAD", "4097"),
         ] {
             let e = Tuning::from_vars(vars(&[(var, value)])).unwrap_err();
             assert!(e.to_string().contains(var), "{e}");

@@ -6,7 +6,8 @@
 //! one). The versions sit side by side, one file a tier:
 //! - `portable.rs`: plain Rust over fixed-size chunks, written so that the compiler vectorises
 //!   it (at 128 bits on the baseline: SSE2, NEON); every other version is tested against it;
-//! - `avx2.rs`: the scans 32 pairs a step with byte shuffles, step 1 in 32-bit lanes;
+//! - `avx2.rs`: the scans 32 pairs a step with byte shuffles, step 1 and the scan's head in
+//!   32-bit lanes (the head on every x86-64 vector tier);
 //! - `avx512bw.rs`: step 1 in 16-bit lanes, 32 heaps a register, with AVX-512 F/BW only
 //!   (Skylake-SP, Cascade Lake);
 //! - `avx512vbmi.rs`: the scans 64 pairs a step with byte permutations and compress, small
@@ -310,11 +311,6 @@ impl HeadKeys {
     pub(super) fn limit(&self) -> u32 {
         self.limit
     }
-
-    /// Registers of 32 keys.
-    pub(super) fn regs(&self) -> usize {
-        self.regs
-    }
 }
 
 /// The scan's head in lanes: for each heap `i < count`, `out[i]` is the set of the keys below
@@ -323,7 +319,8 @@ impl HeadKeys {
 /// the pairs `(a_i + c, q_c)` of consecutive heaps whose first parts `a_i + c` are consecutive
 /// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`). With
 /// AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): a shift
-/// and an OR a register per column, no per-pair branch or store. Needs `out.len() ≥ count` and
+/// and an OR a register per column, no per-pair branch or store; with AVX-512 BW (keys below
+/// 256), 32 heaps at a time in 16-bit lanes. Needs `out.len() ≥ count` and
 /// `left.len() ≥` `count` rounded up to 8, plus `right.len()`.
 #[inline(always)]
 pub(super) fn head_lanes(
@@ -335,6 +332,24 @@ pub(super) fn head_lanes(
     out: &mut [[u32; 8]],
 ) {
     assert!(out.len() >= count && left.len() >= count.next_multiple_of(8) + right.len());
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(_proof), Some(mut l16), Some(r16)) =
+        (tier.avx512bw(), head_words16(left), head_words16(right))
+    {
+        // Keys below 256 (values below 512): 16-bit words, 32 heaps a register.
+        l16.resize(count.next_multiple_of(32) + right.len(), 1 << 9);
+        macro_rules! regs {
+            ($($r:literal / $r2:literal),*) => {
+                match keys.regs {
+                    // SAFETY: the tier's proof says the processor has AVX-512 F and BW; bounds
+                    // checked above and made here.
+                    $( $r => unsafe { avx512bw::head_lanes::<$r2>(&l16, &r16, count, out) }, )*
+                    _ => unreachable!("HeadKeys::REGS"),
+                }
+            };
+        }
+        return regs!(1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16);
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx2() {
         macro_rules! regs {
@@ -350,6 +365,15 @@ pub(super) fn head_lanes(
     }
     let _ = tier;
     portable::head_lanes(left, right, count, keys.regs, out);
+}
+
+/// [`HeadKeys::word`]s in 16 bits, for lanes of 16 bits: the key, the class at bit 8, a pair
+/// left out at bit 9; `None` if a key is 256 or more (a value of 512 or more).
+fn head_words16(words: &[u32]) -> Option<Vec<u16>> {
+    words
+        .iter()
+        .map(|&w| (w & 0xFF00 == 0).then_some((w | (w >> 16 & 1) << 8 | (w >> 20 & 1) << 9) as u16))
+        .collect()
 }
 
 /// Marks in `row` the rare values below `end` (rounded up to 32, at most 512 and the row's

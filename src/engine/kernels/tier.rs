@@ -290,8 +290,8 @@ impl Tier {
     /// `sparse/head.rs`; 0: none) by default.
     pub(crate) fn head_pairs(self) -> usize {
         match self.0 {
-            TierKind::Avx2 => 256,
-            TierKind::Portable | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 0,
+            TierKind::Avx2 | TierKind::Avx512Bw => 1024,
+            TierKind::Portable | TierKind::Avx512Vbmi => 0,
         }
     }
 

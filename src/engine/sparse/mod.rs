@@ -35,6 +35,11 @@
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
 //!
+//! **The scan's head in lanes.** The first pairs of each far scan (1024 on AVX2 and AVX-512 BW)
+//! are marked for 8 heaps a register into keys of rare values (`head.rs`), so that the targets
+//! they meet, most of a scan's, are not met one by one on the scan's per-hit path; the scan
+//! starts after them with the targets left.
+//!
 //! **Instruction sets.** The far chunks, the finishing loop and small mode are compiled once a
 //! tier ([`Tier`]: the build's baseline, AVX2, AVX-512 BW, AVX-512 VBMI; picked at run time,
 //! or as [`Tuning`] says); the loops they run are in [`super::kernels`].
@@ -45,7 +50,8 @@
 //! **Files.** This one: the engine's state (mask, rare positions, classes, keys), its
 //! constructors and the choice of mode. `blocks.rs`: the block scheme and the threads; `far.rs`:
 //! a block's far work; `finish.rs`: finishing a block heap by heap; `small.rs`: small mode;
-//! `dense.rs`: dense mode; `witness.rs`: the witness search of a scan's last targets.
+//! `dense.rs`: dense mode; `witness.rs`: the witness search of a scan's last targets; `head.rs`:
+//! the scan's head in lanes.
 
 mod blocks;
 mod dense;
