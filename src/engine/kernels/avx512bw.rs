@@ -388,15 +388,15 @@ pub(super) unsafe fn scan_keys(
 
 /// [`super::head_lanes`] with AVX-512 BW: 32 heaps at a time, one per 16-bit lane, their keys
 /// in `R` registers of 16 keys a lane (twice AVX2's registers of 32, half as many operations a
-/// pair); the words as [`super::head_words16`] makes them.
+/// pair).
 ///
 /// # Safety
 /// The processor must have AVX-512 F and BW; `R ≤ 16`, `out.len() ≥ count`, `left.len() ≥`
-/// `count` rounded up to 32 plus `right.len()`.
+/// `count` rounded up to 32 plus `right.len()`, every word of `right` below 2^16.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) unsafe fn head_lanes<const R: usize>(
     left: &[u16],
-    right: &[u16],
+    right: &[u32],
     count: usize,
     out: &mut [[u32; 8]],
 ) {
@@ -428,7 +428,7 @@ pub(super) unsafe fn head_lanes<const R: usize>(
 /// The processor must have AVX-512 F and BW; `left.len() ≥ right.len() + 31`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn head_block<const R: usize>(left: &[u16], right: &[u16]) -> [__m512i; 16] {
+unsafe fn head_block<const R: usize>(left: &[u16], right: &[u32]) -> [__m512i; 16] {
     assert!(left.len() >= right.len() + 31);
     let one = _mm512_set1_epi16(1);
     let sixteen = _mm512_set1_epi16(16);

@@ -267,7 +267,7 @@ impl HeadKeys {
     pub const REGS: [usize; 6] = [1, 2, 3, 4, 5, 8];
 
     /// A word of [`HeadKeys::word`] that never gives a key: the pairs a head leaves out.
-    pub(super) const NONE: u32 = 1 << 20;
+    pub(super) const NONE: u16 = 1 << 9;
 
     /// The keys of the mask's rare values in `regs` registers of 32 (one of
     /// [`HeadKeys::REGS`]), when the mask's lowest bit is below bit 8 and it fits 16 bits
@@ -299,12 +299,15 @@ impl HeadKeys {
         Some(hk)
     }
 
-    /// What [`head_lanes`] reads of a heap of value `v` (below 2^16): its key, and bit 16 set
-    /// where `v` is rare. The XOR of two words is the key of the pair's value, with bit 16 set
-    /// where the value is common (one heap rare, the other not): no key then.
+    /// What [`head_lanes`] reads of a heap of value `v` (below 512): its key (below 256), and
+    /// bit 8 set where `v` is rare. The XOR of two words is the key of the pair's value, with
+    /// bit 8 set where the value is common (one heap rare, the other not): no key then (every
+    /// key of the registers is below 256).
     #[inline(always)]
-    pub(super) fn word(&self, v: u32) -> u32 {
-        key_without(v, self.low) | u32::from(crate::classes::is_rare(v, self.mask)) << 16
+    pub(super) fn word(&self, v: u32) -> u16 {
+        debug_assert!(v < 512);
+        (key_without(v, self.low) & 0xFF) as u16
+            | u16::from(crate::classes::is_rare(v, self.mask)) << 8
     }
 
     /// Every rare value below this is marked by a head that meets it.
@@ -319,31 +322,29 @@ impl HeadKeys {
 /// the pairs `(a_i + c, q_c)` of consecutive heaps whose first parts `a_i + c` are consecutive
 /// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`). With
 /// AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): a shift
-/// and an OR a register per column, no per-pair branch or store; with AVX-512 BW (keys below
-/// 256), 32 heaps at a time in 16-bit lanes. Needs `out.len() ≥ count` and
-/// `left.len() ≥` `count` rounded up to 8, plus `right.len()`.
+/// and an OR a register per column, no per-pair branch or store; with AVX-512 BW, 32 heaps at a
+/// time in 16-bit lanes. Needs `out.len() ≥ count` and `left.len() ≥` `count` rounded up to
+/// 32, plus `right.len()`; the words of `right` below 2^16 (a word in 32 bits, so that AVX2
+/// broadcasts it with one load).
 #[inline(always)]
 pub(super) fn head_lanes(
     tier: Tier,
-    left: &[u32],
+    left: &[u16],
     right: &[u32],
     count: usize,
     keys: &HeadKeys,
     out: &mut [[u32; 8]],
 ) {
-    assert!(out.len() >= count && left.len() >= count.next_multiple_of(8) + right.len());
+    assert!(out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len());
+    assert!(right.iter().all(|&q| q < 1 << 16));
     #[cfg(target_arch = "x86_64")]
-    if let (Some(_proof), Some(mut l16), Some(r16)) =
-        (tier.avx512bw(), head_words16(left), head_words16(right))
-    {
-        // Keys below 256 (values below 512): 16-bit words, 32 heaps a register.
-        l16.resize(count.next_multiple_of(32) + right.len(), 1 << 9);
+    if let Some(_proof) = tier.avx512bw() {
         macro_rules! regs {
             ($($r:literal / $r2:literal),*) => {
                 match keys.regs {
                     // SAFETY: the tier's proof says the processor has AVX-512 F and BW; bounds
-                    // checked above and made here.
-                    $( $r => unsafe { avx512bw::head_lanes::<$r2>(&l16, &r16, count, out) }, )*
+                    // checked above.
+                    $( $r => unsafe { avx512bw::head_lanes::<$r2>(left, right, count, out) }, )*
                     _ => unreachable!("HeadKeys::REGS"),
                 }
             };
@@ -365,15 +366,6 @@ pub(super) fn head_lanes(
     }
     let _ = tier;
     portable::head_lanes(left, right, count, keys.regs, out);
-}
-
-/// [`HeadKeys::word`]s in 16 bits, for lanes of 16 bits: the key, the class at bit 8, a pair
-/// left out at bit 9; `None` if a key is 256 or more (a value of 512 or more).
-fn head_words16(words: &[u32]) -> Option<Vec<u16>> {
-    words
-        .iter()
-        .map(|&w| (w & 0xFF00 == 0).then_some((w | (w >> 16 & 1) << 8 | (w >> 20 & 1) << 9) as u16))
-        .collect()
 }
 
 /// Marks in `row` the rare values below `end` (rounded up to 32, at most 512 and the row's

@@ -582,7 +582,7 @@ mod tests {
 /// [`super::head_lanes`] one pair at a time.
 #[inline(always)]
 pub(super) fn head_lanes(
-    left: &[u32],
+    left: &[u16],
     right: &[u32],
     count: usize,
     regs: usize,
@@ -592,7 +592,7 @@ pub(super) fn head_lanes(
     for (i, set) in out.iter_mut().enumerate().take(count) {
         *set = [0; 8];
         for (&l, &q) in left[i..].iter().zip(right) {
-            let k = l ^ q;
+            let k = u32::from(l) ^ q;
             if k < keys {
                 set[(k >> 5) as usize] |= 1 << (k & 31);
             }

@@ -543,20 +543,18 @@ fn head_lanes_and_marks_as_the_definition_says() {
         for &regs in &HeadKeys::REGS {
             let keys = HeadKeys::new(mask, regs).expect("a mask with its lowest bit below 8");
             for (count, x) in [(1usize, 1usize), (7, 40), (8, 64), (37, 300), (128, 1024)] {
-                // Values below 512 (keys below 256: the 16-bit lanes of AVX-512), or 4096.
-                let top = if mask == 0x8 { 4096 } else { 512 };
                 let word = |next: &mut dyn FnMut() -> u64| match next() % 16 {
                     0 => HeadKeys::NONE,
-                    _ => keys.word((next() % top) as u32),
+                    _ => keys.word((next() % 512) as u32),
                 };
-                let left: Vec<u32> = (0..count.next_multiple_of(8) + x)
+                let left: Vec<u16> = (0..count.next_multiple_of(32) + x)
                     .map(|_| word(&mut next))
                     .collect();
-                let right: Vec<u32> = (0..x).map(|_| word(&mut next)).collect();
+                let right: Vec<u32> = (0..x).map(|_| u32::from(word(&mut next))).collect();
                 let mut want = vec![[0u32; 8]; count];
                 for (i, set) in want.iter_mut().enumerate() {
                     for c in 0..x {
-                        let k = left[i + c] ^ right[c];
+                        let k = u32::from(left[i + c]) ^ right[c];
                         if k < 32 * regs as u32 {
                             set[(k / 32) as usize] |= 1 << (k % 32);
                         }

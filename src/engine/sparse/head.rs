@@ -14,6 +14,10 @@
 use super::*;
 use crate::engine::kernels::{head_lanes, HeadKeys};
 
+/// Heaps before heap 1 in the words of the first heaps (their words leave the pairs out): the
+/// heads of the first heaps of a block start there for splits that take up to this many.
+const HEAD_PAD: usize = 64;
+
 /// The heads of a chunk's heaps: the key set of heap `n0 + i` and where its scan goes on
 /// (`at0 + i`, in the first split).
 pub(super) struct Heads {
@@ -66,9 +70,41 @@ impl Sparse {
         last
     }
 
+    /// Brings the words the heads read to the heaps of `vals` (those before the next block):
+    /// the first heaps' (the heads' first parts, made again when the mask changes) and the
+    /// latest `X` heaps' (their second parts, the same for every chunk of the block and of the
+    /// next one), when the heads apply: cells of at most 16 bits, values below 512.
+    pub(super) fn refresh_head<T: Cell>(&mut self, vals: &[T]) {
+        let x = self.head_pairs;
+        let keys = match &self.head_keys {
+            Some(k) if x > 0 && T::BITS <= 16 && self.width <= 512 && vals.len() > x => k,
+            _ => {
+                self.head_lim = 0;
+                return;
+            }
+        };
+        // Heads start at a = j + 1 − t (j a heap of the block or the next, t the first split's
+        // take) and go on x pairs: the words of heaps up to two blocks, x pairs and the last
+        // lanes past them, after PAD heaps left out.
+        let want = (2 * self.block_len() + x + 64).min(vals.len());
+        if self.head_mask != self.mask || self.head_left.len() < HEAD_PAD + want {
+            self.head_left.clear();
+            self.head_left.resize(HEAD_PAD + 1, HeadKeys::NONE);
+            let words = vals[1..want].iter().map(|v| keys.word(v.get()));
+            self.head_left.extend(words);
+            self.head_mask = self.mask;
+        }
+        let lim = vals.len();
+        self.head_right.clear();
+        let words = (0..x).map(|c| u32::from(keys.word(vals[lim - 1 - c].get())));
+        self.head_right.extend(words);
+        self.head_lim = lim;
+    }
+
     /// The heads of the chunk of heaps `n0..n0 + count` for a far pass `part` that scans, when
-    /// the engine has them and they apply: cells of at most 16 bits and values below 512, a
-    /// fresh scan (not resumed), and every heap's head within its first split's pairs.
+    /// the engine has them and they apply: words for the heaps below `part.lim` (see
+    /// [`Sparse::refresh_head`]), a fresh scan (not resumed), and every heap's head within its
+    /// first split's pairs.
     pub(super) fn heads<T: Cell>(
         &self,
         vals: &[T],
@@ -80,13 +116,14 @@ impl Sparse {
         let x = self.head_pairs;
         let s = self.moves.leave_two.first()?;
         let lim = part.lim;
-        if x == 0 || count == 0 || T::BITS > 16 || self.width > 512 || part.resume || lim <= x {
+        if x == 0 || count == 0 || part.resume || lim != self.head_lim || vals.len() < lim {
             return None;
         }
         // Heap n0 + i scans from a0 = max(1, base + i), base = n0 + 1 − t − lim; its head is
-        // the pairs a = base + i + c, c < x, those with a ≥ 1.
+        // the pairs a = base + i + c, c < x, those with a ≥ 1 (the words before heap 1 are
+        // NONE).
         let base = (n0 + 1).checked_sub(s.take)? as isize - lim as isize;
-        if base + (x as isize) < 1 {
+        if base + (x as isize) < 1 || base + (HEAD_PAD as isize) < 0 {
             return None;
         }
         for i in 0..count {
@@ -95,18 +132,12 @@ impl Sparse {
                 return None;
             }
         }
-        let left: Vec<u32> = (0..count.next_multiple_of(8) + x)
-            .map(|k| {
-                let a = base + k as isize;
-                match usize::try_from(a) {
-                    Ok(a) if a >= 1 && a < lim => keys.word(vals[a].get()),
-                    _ => HeadKeys::NONE,
-                }
-            })
-            .collect();
-        let right: Vec<u32> = (0..x).map(|c| keys.word(vals[lim - 1 - c].get())).collect();
+        let from = (base + HEAD_PAD as isize) as usize;
+        let left = self
+            .head_left
+            .get(from..from + count.next_multiple_of(32) + x)?;
         let mut sets = vec![[0u32; 8]; count];
-        head_lanes(self.tier, &left, &right, count, keys, &mut sets);
+        head_lanes(self.tier, left, &self.head_right, count, keys, &mut sets);
         Some(Heads {
             sets,
             at0: (base + x as isize) as usize,

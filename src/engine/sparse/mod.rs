@@ -163,6 +163,13 @@ pub struct Sparse {
     head_pairs: usize,
     head_regs: Option<usize>,
     head_keys: Option<HeadKeys>,
+    /// The words the heads read ([`HeadKeys::word`]): of the first heaps (after `HEAD_PAD`
+    /// words left out), for the mask `head_mask`, and of the heaps `head_lim − 1` down to
+    /// `head_lim − head_pairs` (none when `head_lim` is 0).
+    head_left: Vec<u16>,
+    head_mask: u32,
+    head_right: Vec<u32>,
+    head_lim: usize,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -307,6 +314,10 @@ impl Sparse {
             head_pairs: tier.head_pairs(),
             head_regs: None,
             head_keys: None,
+            head_left: Vec::new(),
+            head_mask: 0,
+            head_right: Vec::new(),
+            head_lim: 0,
         };
         s.classify();
         s
