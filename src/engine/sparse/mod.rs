@@ -35,10 +35,10 @@
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
 //!
-//! **The scan's head in lanes.** The first pairs of each far scan (1024 on AVX2 and AVX-512 BW)
-//! are marked for 8 heaps a register into keys of rare values (`head.rs`), so that the targets
-//! they meet, most of a scan's, are not met one by one on the scan's per-hit path; the scan
-//! starts after them with the targets left.
+//! **The scan's head in lanes.** The first pairs of each far scan (1024 on the vector tiers)
+//! are marked for 8 heaps a register (32 with AVX-512) into keys of rare values (`head.rs`),
+//! so that the targets they meet, most of a scan's, are not met one by one on the scan's
+//! per-hit path; the scan starts after them with the targets left.
 //!
 //! **Instruction sets.** The far chunks, the finishing loop and small mode are compiled once a
 //! tier ([`Tier`]: the build's baseline, AVX2, AVX-512 BW, AVX-512 VBMI; picked at run time,
