@@ -577,7 +577,9 @@ fn head_lanes_and_marks_as_the_definition_says() {
                     std::array::from_fn(|w| if w < regs { next() as u32 } else { 0 });
                 let width = [64usize, 256, 512, 1024][(next() % 4) as usize];
                 let end = (next() % (width as u64 + 1)) as usize;
-                let before: Vec<u8> = (0..width).map(|_| u8::from(next() % 5 == 0)).collect();
+                let before: Vec<u8> = (0..width)
+                    .map(|_| u8::from(next().is_multiple_of(5)))
+                    .collect();
                 let used = end.next_multiple_of(32).min(512).min(width);
                 let want: Vec<u8> = (0..width)
                     .map(|v| {
