@@ -19,6 +19,7 @@ fn nimseq_with(vars: &[(&str, &str)], args: &[&str]) -> Output {
         "NIMSEQ_SMALL",
         "NIMSEQ_PIPELINE",
         "NIMSEQ_WITNESS",
+        "NIMSEQ_HEAD",
     ] {
         cmd.env_remove(var);
     }
@@ -87,12 +88,15 @@ fn unknown_or_unavailable_tiers_are_refused() {
     assert_refused(&[("NIMSEQ_LANES", "7")], "NIMSEQ_LANES=7");
     assert_refused(&[("NIMSEQ_KEYS", "maybe")], "NIMSEQ_KEYS=maybe");
     assert_refused(&[("NIMSEQ_WITNESS", "1")], "NIMSEQ_WITNESS=1");
+    assert_refused(&[("NIMSEQ_HEAD", "0")], "NIMSEQ_HEAD=0");
+    assert_refused(&[("NIMSEQ_HEAD", "on")], "NIMSEQ_HEAD=on");
 }
 
 /// Every tier the processor has gives the same values as the exact engine, for games that run
 /// the scans on bytes (Grundy's game), on 16-bit keys and lanes (Officers past 256 values
 /// need 2^14 heaps and more; here its first heaps), and small mode (0.167); with the witness
-/// search as the tier does it and the other way round.
+/// search as the tier does it and the other way round, and the scan's head in lanes off and
+/// over 64 pairs (so that these heaps have one).
 #[test]
 fn every_tier_gives_the_same_values() {
     for (game, n) in [
@@ -105,12 +109,17 @@ fn every_tier_gives_the_same_values() {
         for t in Tier::available() {
             // The witness search as the tier does it, and then the other way round.
             let flipped = if t == Tier::PORTABLE { "off" } else { "on" };
-            for (lanes, witness) in [("auto", "auto"), ("off", flipped)] {
+            for (lanes, witness, head) in [
+                ("auto", "auto", "auto"),
+                ("off", flipped, "off"),
+                ("auto", "auto", "64"),
+            ] {
                 let o = nimseq_with(
                     &[
                         ("NIMSEQ_ISA", t.name()),
                         ("NIMSEQ_LANES", lanes),
                         ("NIMSEQ_WITNESS", witness),
+                        ("NIMSEQ_HEAD", head),
                     ],
                     &[
                         "values",
@@ -130,7 +139,7 @@ fn every_tier_gives_the_same_values() {
                 );
                 assert!(
                     o.stdout == exact.stdout,
-                    "{game} on {t}, lanes {lanes}, witness search {witness}"
+                    "{game} on {t}, lanes {lanes}, witness search {witness}, head {head}"
                 );
             }
         }

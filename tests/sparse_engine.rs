@@ -20,7 +20,10 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 /// AVX2 also with step 1 in one lane register (common values below 32: most heaps of most games
 /// are clipped and some marked again pair by pair); with the witness search of the scans' last
 /// targets where the tier does not search (and without where it does), from 64 pairs on so that
-/// small heaps search.
+/// small heaps search; with the scan's head in lanes over 64 pairs (so that heaps from about 640
+/// on have one) on one register of keys (rare values below about 64: many heaps scan from the
+/// start after it) or as many as the values ask for, in a pipeline too, and over 1024 pairs
+/// (heaps from about 2,600 on), and without any (the default of the AVX2 tier has one).
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
     let mut first: Option<Vec<u32>> = None;
@@ -33,9 +36,17 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
             &[]
         };
         let witnesses = (tier != Tier::PORTABLE).then_some(64);
+        let heads = [
+            "head 64 on 1",
+            "head 64",
+            "head 64 pipeline",
+            "head 1024",
+            "no head",
+        ];
         for small in ["auto", "off", "below 16", "pipeline", "witnesses"]
             .iter()
             .chain(lanes)
+            .chain(&heads)
         {
             let mut values = Values::default();
             let engine = Sparse::with_tier(rule, exec.clone(), tier);
@@ -45,6 +56,14 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
                 "pipeline" => engine.without_small_mode().with_pipeline(true),
                 "lanes 1" => engine.without_small_mode().with_lane_regs(Some(1)),
                 "witnesses" => engine.without_small_mode().with_witnesses(witnesses),
+                "head 64 on 1" => engine.without_small_mode().with_head(64, Some(1)),
+                "head 64" => engine.without_small_mode().with_head(64, None),
+                "head 64 pipeline" => engine
+                    .without_small_mode()
+                    .with_pipeline(true)
+                    .with_head(64, None),
+                "head 1024" => engine.without_small_mode().with_head(1024, None),
+                "no head" => engine.without_small_mode().with_head(0, None),
                 _ => engine.with_small_limit(16, true),
             };
             extend(&mut engine, &mut values, n, &mut |_| {

@@ -1,6 +1,6 @@
 //! How the sparse engine is tuned: the instruction-set tier its hot paths run on, and the
 //! switches kept for comparisons and debugging (step 1 in lanes, the scan on byte keys, small
-//! mode, the pipeline, the witness search). A [`Tuning`] is a value: the program's edges (the binary, the Python
+//! mode, the pipeline, the witness search, the scan's head in lanes). A [`Tuning`] is a value: the program's edges (the binary, the Python
 //! module, the benchmarks) read it once from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`,
 //! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`), refuse what they cannot
 //! honour, and make it the process's ([`Tuning::install`]); the engine never reads the
@@ -37,6 +37,9 @@ pub struct Tuning {
     /// The witness search of the scans' last targets (`None`: where the tier's scans are
     /// scalar).
     pub witnesses: Option<bool>,
+    /// Pairs of each far scan marked in lanes first, the scan's head (`Some(0)`: none;
+    /// `None`: as the tier says).
+    pub head: Option<usize>,
 }
 
 /// A tuning variable with a value the engine cannot honour.
@@ -63,6 +66,9 @@ impl Tuning {
     /// The register counts step 1 in lanes is compiled for.
     pub const LANE_REGS: [usize; 6] = LaneKeys::REGS;
 
+    /// The longest head `NIMSEQ_HEAD` takes, in pairs.
+    pub const MOST_HEAD_PAIRS: usize = 4096;
+
     /// The best tier of this processor, every switch at its default.
     pub fn best() -> Tuning {
         Tuning::with_tier(Tier::best())
@@ -77,6 +83,7 @@ impl Tuning {
             small_mode: true,
             pipeline: None,
             witnesses: None,
+            head: None,
         }
     }
 
@@ -88,7 +95,8 @@ impl Tuning {
     /// The tuning that the variables `get` gives ask for: `NIMSEQ_ISA` a tier's name (one of
     /// [`super::TIERS`] that the processor has), `NIMSEQ_LANES` `off` or a register count,
     /// `NIMSEQ_KEYS` and `NIMSEQ_SMALL` `on` or `off`, `NIMSEQ_PIPELINE` and `NIMSEQ_WITNESS`
-    /// `on`, `off` or `auto`.
+    /// `on`, `off` or `auto`, `NIMSEQ_HEAD` `auto`, `off` or the pairs of a head (1 to
+    /// [`Tuning::MOST_HEAD_PAIRS`]).
     /// Unset or empty variables keep the default; any other value is refused.
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Tuning, TuningError> {
         let get = |name: &str| get(name).filter(|v| !v.trim().is_empty());
@@ -113,6 +121,19 @@ impl Tuning {
         t.small_mode = switch("NIMSEQ_SMALL")?.unwrap_or(true);
         t.pipeline = switch("NIMSEQ_PIPELINE")?;
         t.witnesses = switch("NIMSEQ_WITNESS")?;
+        if let Some(v) = get("NIMSEQ_HEAD") {
+            t.head = match v.trim() {
+                "auto" => None,
+                "off" => Some(0),
+                x => match x.parse::<usize>() {
+                    Ok(pairs) if (1..=Tuning::MOST_HEAD_PAIRS).contains(&pairs) => Some(pairs),
+                    _ => {
+                        let most = Tuning::MOST_HEAD_PAIRS;
+                        return Err(bad("NIMSEQ_HEAD", x, &format!("auto, off or 1 to {most}")));
+                    }
+                },
+            };
+        }
         if let Some(v) = get("NIMSEQ_LANES") {
             let expected = || {
                 let regs: Vec<String> = Tuning::LANE_REGS.iter().map(|r| r.to_string()).collect();
@@ -193,8 +214,10 @@ mod tests {
             ("NIMSEQ_SMALL", "off"),
             ("NIMSEQ_PIPELINE", "on"),
             ("NIMSEQ_WITNESS", "off"),
+            ("NIMSEQ_HEAD", "off"),
         ]))
         .unwrap();
+        assert_eq!(t.head, Some(0));
         assert_eq!(t.tier, Tier::PORTABLE);
         assert_eq!(t.lanes, LaneChoice::Off);
         assert!(!t.scan_keys && !t.small_mode);
@@ -202,6 +225,8 @@ mod tests {
         assert_eq!(t.pipeline, Some(true));
         let t = Tuning::from_vars(vars(&[("NIMSEQ_LANES", "12")])).unwrap();
         assert_eq!(t.lanes, LaneChoice::Regs(12));
+        let t = Tuning::from_vars(vars(&[("NIMSEQ_HEAD", "512")])).unwrap();
+        assert_eq!(t.head, Some(512));
         for (var, value) in [
             ("NIMSEQ_ISA", "bogus"),
             ("NIMSEQ_LANES", "7"),
@@ -209,6 +234,8 @@ mod tests {
             ("NIMSEQ_SMALL", "0"),
             ("NIMSEQ_PIPELINE", "yes"),
             ("NIMSEQ_WITNESS", "1"),
+            ("NIMSEQ_HEAD", "0"),
+            ("NIMSEQ_HEAD", "4097"),
         ] {
             let e = Tuning::from_vars(vars(&[(var, value)])).unwrap_err();
             assert!(e.to_string().contains(var), "{e}");

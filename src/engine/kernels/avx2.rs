@@ -703,3 +703,98 @@ pub(super) unsafe fn scan_u16(
     };
     scan_cells!(row, tg, left, right, rr, lo, hi, step)
 }
+
+/// [`super::head_lanes`] with AVX2: 8 heaps at a time, one per 32-bit lane, their keys in `R`
+/// registers of 32 a lane (as [`lane_marks`]); then written out heap by heap.
+///
+/// # Safety
+/// The processor must have AVX2; `out.len() ≥ count`, `left.len() ≥` `count` rounded up to 8
+/// plus `right.len()`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn head_lanes<const R: usize>(
+    left: &[u16],
+    right: &[u32],
+    count: usize,
+    out: &mut [[u32; 8]],
+) {
+    assert!(R <= 8 && out.len() >= count && left.len() >= count.next_multiple_of(8) + right.len());
+    let mut lanes = [[0u32; 8]; 8];
+    for h0 in (0..count).step_by(8) {
+        // SAFETY: as this function's.
+        let acc = unsafe { head_block::<R>(&left[h0..], right) };
+        for (w, a) in acc.iter().take(R).enumerate() {
+            // SAFETY: 32 bytes into a [u32; 8].
+            unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
+        }
+        for (k, set) in out[h0..count].iter_mut().take(8).enumerate() {
+            *set = [0; 8];
+            for (w, lane) in lanes.iter().take(R).enumerate() {
+                set[w] = lane[k];
+            }
+        }
+    }
+}
+
+/// The keys of [`head_lanes`] for the 8 heaps whose words start `left` (one a 32-bit lane)
+/// over every column of `right`, in `R` registers (the others zero). A function of its own, so
+/// that its registers are allocated for this loop alone (as [`lane_block`]).
+///
+/// # Safety
+/// The processor must have AVX2; `left.len() ≥ right.len() + 7`.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn head_block<const R: usize>(left: &[u16], right: &[u32]) -> [__m256i; 8] {
+    assert!(left.len() >= right.len() + 7);
+    let one = _mm256_set1_epi32(1);
+    let thirty_two = _mm256_set1_epi32(32);
+    let zero = _mm256_setzero_si256();
+    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+    let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
+    for (c, &q) in right.iter().enumerate() {
+        // SAFETY: c + 8 ≤ right.len() + 7 ≤ left.len() (checked above).
+        let l = unsafe {
+            _mm256_cvtepu16_epi32(_mm_loadu_si128(left.as_ptr().add(c) as *const __m128i))
+        };
+        // A key in register w is 1 << (key − 32w) there; a common pair (bit 8) or a pair left
+        // out (bit 9) shifts past every register (at most 8 of 32 keys).
+        let mut shift = _mm256_xor_si256(l, _mm256_set1_epi32(q as i32));
+        macro_rules! mark {
+            ($($w:literal $a:ident),*) => {$(
+                if R > $w {
+                    $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
+                    shift = _mm256_sub_epi32(shift, thirty_two);
+                }
+            )*};
+        }
+        mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
+    }
+    [a0, a1, a2, a3, a4, a5, a6, a7]
+}
+
+/// [`super::head_marks`] with AVX2: the keys of 32 values a step looked up in the set with
+/// byte shuffles (as [`lane_marks`] does for its rows).
+///
+/// # Safety
+/// The processor must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn head_marks(
+    row: &mut [u8],
+    set: &[u32; 8],
+    key_of: &[u8; 512],
+    rare: &[u8; 512],
+    used: usize,
+) {
+    assert!(used.is_multiple_of(32) && used <= 512 && used <= row.len());
+    // SAFETY: 32 bytes of a [u32; 8].
+    let (below, above) = halves(unsafe { _mm256_loadu_si256(set.as_ptr() as *const __m256i) });
+    for c in (0..used).step_by(32) {
+        // SAFETY: c + 32 ≤ used ≤ 512, row.len() (checked above).
+        unsafe {
+            let key = _mm256_loadu_si256(key_of.as_ptr().add(c) as *const __m256i);
+            let cls = _mm256_loadu_si256(rare.as_ptr().add(c) as *const __m256i);
+            let at = row.as_mut_ptr().add(c) as *mut __m256i;
+            let hit = _mm256_andnot_si256(not_in(key, below, above), cls);
+            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), hit));
+        }
+    }
+}

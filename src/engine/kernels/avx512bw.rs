@@ -385,3 +385,78 @@ pub(super) unsafe fn scan_keys(
     unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
     found
 }
+
+/// [`super::head_lanes`] with AVX-512 BW: 32 heaps at a time, one per 16-bit lane, their keys
+/// in `R` registers of 16 keys a lane (twice AVX2's registers of 32, half as many operations a
+/// pair).
+///
+/// # Safety
+/// The processor must have AVX-512 F and BW; `R ≤ 16`, `out.len() ≥ count`, `left.len() ≥`
+/// `count` rounded up to 32 plus `right.len()`, every word of `right` below 2^16.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn head_lanes<const R: usize>(
+    left: &[u16],
+    right: &[u32],
+    count: usize,
+    out: &mut [[u32; 8]],
+) {
+    assert!(
+        R <= 16 && out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len()
+    );
+    let mut lanes = [[0u16; 32]; 16];
+    for h0 in (0..count).step_by(32) {
+        // SAFETY: as this function's.
+        let acc = unsafe { head_block::<R>(&left[h0..], right) };
+        for (w, a) in acc.iter().take(R).enumerate() {
+            // SAFETY: 64 bytes into a [u16; 32].
+            unsafe { _mm512_storeu_si512(lanes[w].as_mut_ptr() as *mut __m512i, *a) };
+        }
+        for (k, set) in out[h0..count].iter_mut().take(32).enumerate() {
+            *set = [0; 8];
+            for (w, lane) in lanes.iter().take(R).enumerate() {
+                set[w / 2] |= u32::from(lane[k]) << (16 * (w % 2));
+            }
+        }
+    }
+}
+
+/// The keys of [`head_lanes`] for the 32 heaps whose words start `left` over every column of
+/// `right`, in `R` registers of 16 keys (the others zero), in a function of its own (as
+/// [`super::avx2`]'s lanes).
+///
+/// # Safety
+/// The processor must have AVX-512 F and BW; `left.len() ≥ right.len() + 31`.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn head_block<const R: usize>(left: &[u16], right: &[u32]) -> [__m512i; 16] {
+    assert!(left.len() >= right.len() + 31);
+    let one = _mm512_set1_epi16(1);
+    let sixteen = _mm512_set1_epi16(16);
+    let zero = _mm512_setzero_si512();
+    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+    let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
+    let (mut a8, mut a9, mut a10, mut a11) = (zero, zero, zero, zero);
+    let (mut a12, mut a13, mut a14, mut a15) = (zero, zero, zero, zero);
+    for (c, &q) in right.iter().enumerate() {
+        // SAFETY: c + 32 ≤ right.len() + 31 ≤ left.len() (checked above).
+        let l = unsafe { _mm512_loadu_si512(left.as_ptr().add(c) as *const __m512i) };
+        // A key in register w is 1 << (key − 16w) there; a common pair (bit 8) or a pair left
+        // out (bit 9) shifts past every register.
+        let mut shift = _mm512_xor_si512(l, _mm512_set1_epi16(q as i16));
+        macro_rules! mark {
+            ($($w:literal $a:ident),*) => {$(
+                if R > $w {
+                    $a = _mm512_or_si512($a, _mm512_sllv_epi16(one, shift));
+                    shift = _mm512_sub_epi16(shift, sixteen);
+                }
+            )*};
+        }
+        mark!(
+            0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7, 8 a8, 9 a9, 10 a10, 11 a11, 12 a12,
+            13 a13, 14 a14, 15 a15
+        );
+    }
+    [
+        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15,
+    ]
+}

@@ -6,7 +6,8 @@
 //! one). The versions sit side by side, one file a tier:
 //! - `portable.rs`: plain Rust over fixed-size chunks, written so that the compiler vectorises
 //!   it (at 128 bits on the baseline: SSE2, NEON); every other version is tested against it;
-//! - `avx2.rs`: the scans 32 pairs a step with byte shuffles, step 1 in 32-bit lanes;
+//! - `avx2.rs`: the scans 32 pairs a step with byte shuffles, step 1 and the scan's head in
+//!   32-bit lanes (the head on every x86-64 vector tier);
 //! - `avx512bw.rs`: step 1 in 16-bit lanes, 32 heaps a register, with AVX-512 F/BW only
 //!   (Skylake-SP, Cascade Lake);
 //! - `avx512vbmi.rs`: the scans 64 pairs a step with byte permutations and compress, small
@@ -237,6 +238,149 @@ pub(super) fn lane_marks<T: Cell>(
     }
     #[allow(unreachable_code)]
     true
+}
+
+/// How the scan's head in lanes ([`head_lanes`]) numbers the rare values of a mask: a value
+/// without the mask's lowest bit `b` (the same map as [`LaneKeys`], here for the rare values,
+/// which it tells apart too: bit `b` is the parity of the others), so that the rare values below
+/// `2^k` get the keys below `2^(k−1)`. A heap's head is a set of `32 · regs` keys; the rare
+/// values with a larger key are not marked by it, so a head is of use to a heap only when every
+/// rare value it looks for lies below [`HeadKeys::limit`].
+#[derive(Debug, Clone)]
+pub(super) struct HeadKeys {
+    mask: u32,
+    /// The bits below `b`.
+    low: u32,
+    /// Registers of 32 keys: one of [`HeadKeys::REGS`].
+    regs: usize,
+    /// Every rare value below this has a key below `32 · regs`.
+    limit: u32,
+    /// For each value below 512: its key (rare or not) …
+    key_of: [u8; 512],
+    /// … and 1 where it is rare and its key below `32 · regs`, else 0.
+    rare: [u8; 512],
+}
+
+impl HeadKeys {
+    /// The register counts [`head_lanes`] is compiled for (1, for tests, stops at rare values
+    /// near 64).
+    pub const REGS: [usize; 6] = [1, 2, 3, 4, 5, 8];
+
+    /// A word of [`HeadKeys::word`] that never gives a key: the pairs a head leaves out.
+    pub(super) const NONE: u16 = 1 << 9;
+
+    /// The keys of the mask's rare values in `regs` registers of 32 (one of
+    /// [`HeadKeys::REGS`]), when the mask's lowest bit is below bit 8 and it fits 16 bits
+    /// (else `None`).
+    pub(super) fn new(mask: u32, regs: usize) -> Option<HeadKeys> {
+        let b = mask.trailing_zeros();
+        if mask == 0 || b >= 8 || mask > 0xFFFF || !Self::REGS.contains(&regs) {
+            return None;
+        }
+        let low = (1u32 << b) - 1;
+        let keys = 32 * regs as u32;
+        let rare = |v: u32| crate::classes::is_rare(v, mask);
+        let limit = (0..1 << 16)
+            .find(|&v| rare(v) && key_without(v, low) >= keys)
+            .unwrap_or(1 << 16);
+        let mut hk = HeadKeys {
+            mask,
+            low,
+            regs,
+            limit,
+            key_of: [0; 512],
+            rare: [0; 512],
+        };
+        for v in 0..512u32 {
+            let k = key_without(v, low);
+            hk.key_of[v as usize] = k as u8;
+            hk.rare[v as usize] = u8::from(rare(v) && k < keys);
+        }
+        Some(hk)
+    }
+
+    /// What [`head_lanes`] reads of a heap of value `v` (below 512): its key (below 256), and
+    /// bit 8 set where `v` is rare. The XOR of two words is the key of the pair's value, with
+    /// bit 8 set where the value is common (one heap rare, the other not): no key then (every
+    /// key of the registers is below 256).
+    #[inline(always)]
+    pub(super) fn word(&self, v: u32) -> u16 {
+        debug_assert!(v < 512);
+        (key_without(v, self.low) & 0xFF) as u16
+            | u16::from(crate::classes::is_rare(v, self.mask)) << 8
+    }
+
+    /// Every rare value below this is marked by a head that meets it.
+    pub(super) fn limit(&self) -> u32 {
+        self.limit
+    }
+}
+
+/// The scan's head in lanes: for each heap `i < count`, `out[i]` is the set of the keys below
+/// `32 · regs` of `left[i + c] ^ right[c]` for every `c < right.len()` (key `k` is bit `k & 31`
+/// of word `k >> 5`; the other words 0), the words of [`HeadKeys::word`]: the rare values of
+/// the pairs `(a_i + c, q_c)` of consecutive heaps whose first parts `a_i + c` are consecutive
+/// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`). With
+/// AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): a shift
+/// and an OR a register per column, no per-pair branch or store; with AVX-512 BW, 32 heaps at a
+/// time in 16-bit lanes. Needs `out.len() ≥ count` and `left.len() ≥` `count` rounded up to
+/// 32, plus `right.len()`; the words of `right` below 2^16 (a word in 32 bits, so that AVX2
+/// broadcasts it with one load).
+#[inline(always)]
+pub(super) fn head_lanes(
+    tier: Tier,
+    left: &[u16],
+    right: &[u32],
+    count: usize,
+    keys: &HeadKeys,
+    out: &mut [[u32; 8]],
+) {
+    assert!(out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len());
+    assert!(right.iter().all(|&q| q < 1 << 16));
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx512bw() {
+        macro_rules! regs {
+            ($($r:literal / $r2:literal),*) => {
+                match keys.regs {
+                    // SAFETY: the tier's proof says the processor has AVX-512 F and BW; bounds
+                    // checked above.
+                    $( $r => unsafe { avx512bw::head_lanes::<$r2>(left, right, count, out) }, )*
+                    _ => unreachable!("HeadKeys::REGS"),
+                }
+            };
+        }
+        return regs!(1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx2() {
+        macro_rules! regs {
+            ($($r:literal),*) => {
+                match keys.regs {
+                    // SAFETY: the tier's proof says the processor has AVX2; bounds checked above.
+                    $( $r => unsafe { avx2::head_lanes::<$r>(left, right, count, out) }, )*
+                    _ => unreachable!("HeadKeys::REGS"),
+                }
+            };
+        }
+        return regs!(1, 2, 3, 4, 5, 8);
+    }
+    let _ = tier;
+    portable::head_lanes(left, right, count, keys.regs, out);
+}
+
+/// Marks in `row` the rare values below `end` (rounded up to 32, at most 512 and the row's
+/// length) whose key is in `set` (as [`head_lanes`] gives it): the pairs of a heap's head, so
+/// that they are no longer targets of its scan.
+#[inline(always)]
+pub(super) fn head_marks(tier: Tier, row: &mut [u8], set: &[u32; 8], keys: &HeadKeys, end: usize) {
+    let used = end.next_multiple_of(32).min(512).min(row.len() / 32 * 32);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx2() {
+        // SAFETY: the tier's proof says the processor has AVX2; `used` is checked by the kernel.
+        return unsafe { avx2::head_marks(row, set, &keys.key_of, &keys.rare, used) };
+    }
+    let _ = tier;
+    portable::head_marks(row, set, &keys.key_of, &keys.rare, used);
 }
 
 /// Small mode's scan: `targets` (bit `v` for value `v < limit ≤ 64`) without the values of the

@@ -454,6 +454,42 @@ pub(super) fn scan<T: Cell>(
     scan_tail(row, tg, left, right, rr, a, hi)
 }
 
+/// [`super::head_lanes`] one pair at a time.
+#[inline(always)]
+pub(super) fn head_lanes(
+    left: &[u16],
+    right: &[u32],
+    count: usize,
+    regs: usize,
+    out: &mut [[u32; 8]],
+) {
+    let keys = 32 * regs as u32;
+    for (i, set) in out.iter_mut().enumerate().take(count) {
+        *set = [0; 8];
+        for (&l, &q) in left[i..].iter().zip(right) {
+            let k = u32::from(l) ^ q;
+            if k < keys {
+                set[(k >> 5) as usize] |= 1 << (k & 31);
+            }
+        }
+    }
+}
+
+/// [`super::head_marks`] value by value, below `used`.
+#[inline(always)]
+pub(super) fn head_marks(
+    row: &mut [u8],
+    set: &[u32; 8],
+    key_of: &[u8; 512],
+    rare: &[u8; 512],
+    used: usize,
+) {
+    for (v, m) in row.iter_mut().enumerate().take(used) {
+        let k = key_of[v];
+        *m |= rare[v] & (set[usize::from(k >> 5)] >> (k & 31)) as u8 & 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -532,3 +532,77 @@ fn scan_meets_every_target_in_order() {
         assert_eq!(tg.need(), 0);
     }
 }
+
+/// The scan's head in lanes sets exactly the keys below its registers of the rare pair values
+/// (a word's bit 16: the class; bit 20: a pair left out), on every tier, every register count,
+/// heap counts off the 8 lanes; and its marks are the rare values of the set, below the end.
+#[test]
+fn head_lanes_and_marks_as_the_definition_says() {
+    let mut next = rng(11);
+    for mask in [0x1EEu32, 0xFE, 0x13, 0x8] {
+        for &regs in &HeadKeys::REGS {
+            let keys = HeadKeys::new(mask, regs).expect("a mask with its lowest bit below 8");
+            for (count, x) in [(1usize, 1usize), (7, 40), (8, 64), (37, 300), (128, 1024)] {
+                let word = |next: &mut dyn FnMut() -> u64| match next() % 16 {
+                    0 => HeadKeys::NONE,
+                    _ => keys.word((next() % 512) as u32),
+                };
+                let left: Vec<u16> = (0..count.next_multiple_of(32) + x)
+                    .map(|_| word(&mut next))
+                    .collect();
+                let right: Vec<u32> = (0..x).map(|_| u32::from(word(&mut next))).collect();
+                let mut want = vec![[0u32; 8]; count];
+                for (i, set) in want.iter_mut().enumerate() {
+                    for c in 0..x {
+                        let k = u32::from(left[i + c]) ^ right[c];
+                        if k < 32 * regs as u32 {
+                            set[(k / 32) as usize] |= 1 << (k % 32);
+                        }
+                    }
+                }
+                for tier in Tier::available() {
+                    let mut got = vec![[u32::MAX; 8]; count + 1];
+                    head_lanes(tier, &left, &right, count, &keys, &mut got);
+                    assert_eq!(
+                        got[..count],
+                        want[..],
+                        "{tier:?} mask {mask:#x} regs {regs}"
+                    );
+                    assert_eq!(got[count], [u32::MAX; 8], "past the heaps");
+                }
+            }
+            // Marks: the rare values whose key is in the set, below the end rounded up to 32.
+            for _ in 0..20 {
+                let set: [u32; 8] =
+                    std::array::from_fn(|w| if w < regs { next() as u32 } else { 0 });
+                let width = [64usize, 256, 512, 1024][(next() % 4) as usize];
+                let end = (next() % (width as u64 + 1)) as usize;
+                let before: Vec<u8> = (0..width)
+                    .map(|_| u8::from(next().is_multiple_of(5)))
+                    .collect();
+                let used = end.next_multiple_of(32).min(512).min(width);
+                let want: Vec<u8> = (0..width)
+                    .map(|v| {
+                        let k = keys.key_of[v.min(511)] as u32;
+                        let hit = v < used
+                            && is_rare(v as u32, mask)
+                            && k < 32 * regs as u32
+                            && set[(k / 32) as usize] >> (k % 32) & 1 == 1;
+                        before[v] | u8::from(hit)
+                    })
+                    .collect();
+                for tier in Tier::available() {
+                    let mut row = before.clone();
+                    head_marks(tier, &mut row, &set, &keys, end);
+                    assert_eq!(row, want, "{tier:?} mask {mask:#x} regs {regs} end {end}");
+                }
+            }
+            // The limit: every rare value below it has a key in the registers.
+            for v in 0..keys.limit().min(1 << 12) {
+                if is_rare(v, mask) {
+                    assert!(key_without(v, keys.low) < 32 * regs as u32, "{v}");
+                }
+            }
+        }
+    }
+}

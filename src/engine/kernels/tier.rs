@@ -286,6 +286,18 @@ impl Tier {
         }
     }
 
+    /// Pairs of each far scan marked in lanes before it (the scan's head, `sparse/head.rs`;
+    /// 0: none) by default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 /
+    /// Grundy's game 2^21, none → 1024 pairs): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
+    /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop, a branch a pair,
+    /// gained nothing (+2 % / −2 %).
+    pub(crate) fn head_pairs(self) -> usize {
+        match self.0 {
+            TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
+            TierKind::Portable => 0,
+        }
+    }
+
     /// Whether the scan on byte keys (`scan_keys`) runs: it needs a vector set of targets.
     pub(crate) fn scans_keys(self) -> bool {
         match self.target_set() {

@@ -295,9 +295,12 @@ impl Sparse {
             // Small parts from here on pair with large ones below the limit for every heap.
             let from = (n0 + scans.len()).saturating_sub(part.lim);
             let mut cursor = self.witnesses.as_ref().map(|_| Cursor::new(from, width));
+            let heads = self.heads(vals, n0, scans.len(), part);
             for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
                 let (n, c) = (n0 + i, cursor.as_mut());
-                *fs = self.far_scan(&mut row[..width], &mut targets, vals, n, part, *fs, c);
+                let head = heads.as_ref().map(|h| h.of(i));
+                let row = &mut row[..width];
+                *fs = self.far_scan(row, &mut targets, vals, n, part, *fs, c, head);
             }
         }
     }
@@ -483,7 +486,9 @@ impl Sparse {
     /// has not passed its bound (the pairs marked since left it open), every rare value below
     /// it in those pairs before where it stopped is marked. In each split the pairs with a heap
     /// in `from..lim` come first (`a` ascending, `r − a` descending), so they are scanned in
-    /// the splits up to that one, and the scan goes on from there.
+    /// the splits up to that one, and the scan goes on from there. With a `head` (the key set
+    /// of the heap's first pairs and the pair after them, see `head.rs`) that holds every rare
+    /// value below the bound, those pairs' rare values are marked and the scan starts after them.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn far_scan<T: Cell>(
@@ -495,6 +500,7 @@ impl Sparse {
         part: Part,
         marked: FarScan,
         cursor: Option<&mut Cursor>,
+        head: Option<(&[u32; 8], usize)>,
     ) -> FarScan {
         let lim = part.lim;
         let (c, clipped) = self.least_open(row, vals, n, lim, marked.clipped);
@@ -505,6 +511,12 @@ impl Sparse {
             at: 0,
             clipped,
         };
+        if let (Some((set, at)), Some(keys)) = (head, self.head_keys.as_ref()) {
+            if bound <= keys.limit() {
+                head_marks(self.tier, row, set, keys, bound as usize);
+                fs.at = at;
+            }
+        }
         targets.set_open(row, &self.rare, bound as usize);
         if part.resume && bound <= marked.bound {
             (fs.split, fs.at) = (marked.split, marked.at);

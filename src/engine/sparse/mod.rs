@@ -35,6 +35,11 @@
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
 //!
+//! **The scan's head in lanes.** The first pairs of each far scan (1024 on the vector tiers)
+//! are marked for 8 heaps a register (32 with AVX-512) into keys of rare values (`head.rs`),
+//! so that the targets they meet, most of a scan's, are not met one by one on the scan's
+//! per-hit path; the scan starts after them with the targets left.
+//!
 //! **Instruction sets.** The far chunks, the finishing loop and small mode are compiled once a
 //! tier ([`Tier`]: the build's baseline, AVX2, AVX-512 BW, AVX-512 VBMI; picked at run time,
 //! or as [`Tuning`] says); the loops they run are in [`super::kernels`].
@@ -45,21 +50,23 @@
 //! **Files.** This one: the engine's state (mask, rare positions, classes, keys), its
 //! constructors and the choice of mode. `blocks.rs`: the block scheme and the threads; `far.rs`:
 //! a block's far work; `finish.rs`: finishing a block heap by heap; `small.rs`: small mode;
-//! `dense.rs`: dense mode; `witness.rs`: the witness search of a scan's last targets.
+//! `dense.rs`: dense mode; `witness.rs`: the witness search of a scan's last targets; `head.rs`:
+//! the scan's head in lanes.
 
 mod blocks;
 mod dense;
 mod far;
 mod finish;
+mod head;
 mod small;
 mod witness;
 
 use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
 use super::kernels::{
-    first_open, first_open_on, lane_marks, mark_columns, mark_pairs, near_small_marks, scan,
-    scan_keys, small_bit, small_columns, small_scan, Columns, LaneKeys, NearLanes, Targets, Tier,
-    TierKind,
+    first_open, first_open_on, head_marks, lane_marks, mark_columns, mark_pairs, near_small_marks,
+    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, NearLanes,
+    Targets, Tier, TierKind,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::tuning::{LaneChoice, Tuning};
@@ -151,6 +158,18 @@ pub struct Sparse {
     /// The first heaps of each value for the witness search of the scans' last targets
     /// (`witness.rs`), or `None` for none.
     witnesses: Option<Witnesses>,
+    /// The scan's head in lanes (`head.rs`): pairs a head (0: none), registers of its keys
+    /// (`None`: chosen from the values) and its keys.
+    head_pairs: usize,
+    head_regs: Option<usize>,
+    head_keys: Option<HeadKeys>,
+    /// The words the heads read ([`HeadKeys::word`]): of the first heaps (after `HEAD_PAD`
+    /// words left out), for the mask `head_mask`, and of the heaps `head_lim − 1` down to
+    /// `head_lim − head_pairs` (none when `head_lim` is 0).
+    head_left: Vec<u16>,
+    head_mask: u32,
+    head_right: Vec<u32>,
+    head_lim: usize,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -219,6 +238,9 @@ impl Sparse {
         }
         if let Some(on) = tuning.pipeline {
             engine = engine.with_pipeline(on);
+        }
+        if let Some(pairs) = tuning.head {
+            engine = engine.with_head(pairs, None);
         }
         match tuning.lanes {
             LaneChoice::Auto => engine,
@@ -289,6 +311,13 @@ impl Sparse {
             witnesses: tier
                 .searches_witnesses()
                 .then(|| Witnesses::new(FIRST_STRETCH)),
+            head_pairs: tier.head_pairs(),
+            head_regs: None,
+            head_keys: None,
+            head_left: Vec::new(),
+            head_mask: 0,
+            head_right: Vec::new(),
+            head_lim: 0,
         };
         s.classify();
         s
@@ -375,6 +404,7 @@ impl Sparse {
         self.common = (0..width).map(|v| byte(!is_rare(v, mask))).collect();
         self.rare = (0..width).map(|v| byte(is_rare(v, mask))).collect();
         self.lane_keys = self.choose_lane_keys();
+        self.head_keys = self.choose_head_keys();
         self.scan_keys = None;
     }
 
@@ -524,6 +554,8 @@ impl Sparse {
             self.lanes_due = 2 * self.hist.len.max(1 << 12);
             let regs = |k: Option<&LaneKeys>| k.map(LaneKeys::regs);
             changed |= regs(self.choose_lane_keys().as_ref()) != regs(self.lane_keys.as_ref());
+            // The heads' marks are exact whatever their keys: nothing to redo.
+            self.head_keys = self.choose_head_keys();
         }
         if self.rare_pos.len() >= self.rechoose_at || span > self.chosen_span {
             let (mask, count) = self.hist.rare_mask();

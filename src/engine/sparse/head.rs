@@ -1,0 +1,146 @@
+//! The scan's head in lanes: the first pairs of each heap's far scan marked for 8 heaps at a
+//! time ([`head_lanes`]), as step 1 marks its columns, instead of one heap at a time.
+//!
+//! The far scan of heap `n` (split `r = n − t`, block from `lim` on) goes through the pairs
+//! `(a, r − a)` from `a0 = r + 1 − lim` up (the smaller parts before: their other part lies in
+//! the block). Its first pairs meet most of its targets, each on the scan's costly per-hit
+//! path. For the heaps `n0 + i` of a chunk, the pairs `(a0_i + c, lim − 1 − c)`, `c < X`, have
+//! first parts consecutive in `i` and the same second part for every heap: one column a `c`,
+//! whose rare values are marked in lanes into a set of keys a heap ([`HeadKeys`]). A heap whose
+//! rare values below its bound all have keys there then marks the rare values its head met in
+//! its row and starts its scan at `a0 + X` with the targets left; another heap scans from the
+//! start (the marks are options of the heap either way: exactness does not depend on them).
+
+use super::*;
+use crate::engine::kernels::{head_lanes, HeadKeys};
+
+/// Heaps before heap 1 in the words of the first heaps (their words leave the pairs out): the
+/// heads of the first heaps of a block start there for splits that take up to this many.
+const HEAD_PAD: usize = 64;
+
+/// The heads of a chunk's heaps: the key set of heap `n0 + i` and where its scan goes on
+/// (`at0 + i`, in the first split).
+pub(super) struct Heads {
+    pub(super) sets: Vec<[u32; 8]>,
+    pub(super) at0: usize,
+}
+
+impl Heads {
+    /// Heap `i`'s set of keys and the first pair after its head.
+    pub(super) fn of(&self, i: usize) -> (&[u32; 8], usize) {
+        (&self.sets[i], self.at0 + i)
+    }
+}
+
+impl Sparse {
+    /// The same engine with the scan's head in lanes over the first `pairs` pairs of each far
+    /// scan (0: none) and, with `Some(regs)`, that many registers of 32 keys (one of
+    /// [`HeadKeys::REGS`]) instead of as many as the values ask for; for tests and
+    /// measurements.
+    pub fn with_head(mut self, pairs: usize, regs: Option<usize>) -> Sparse {
+        assert!(
+            regs.is_none_or(|r| HeadKeys::REGS.contains(&r)),
+            "head registers: one of {:?}",
+            HeadKeys::REGS
+        );
+        self.head_pairs = pairs;
+        self.head_regs = regs;
+        self.head_keys = self.choose_head_keys();
+        self
+    }
+
+    /// The keys of the heads: the fewest registers whose keys cover the rare values below all
+    /// but 1 % of the values so far (a heap's least open common value, which bounds its
+    /// targets, is its value for most heaps), unless [`Sparse::with_head`] said otherwise.
+    pub(super) fn choose_head_keys(&self) -> Option<HeadKeys> {
+        if self.head_pairs == 0 {
+            return None;
+        }
+        if let Some(regs) = self.head_regs {
+            return HeadKeys::new(self.mask, regs);
+        }
+        let from = |limit: u32| -> u64 { self.hist.counts.iter().skip(limit as usize).sum() };
+        let mut last = None;
+        for &regs in &HeadKeys::REGS[1..] {
+            match HeadKeys::new(self.mask, regs) {
+                Some(k) if 100 * from(k.limit()) <= self.hist.len => return Some(k),
+                k => last = k,
+            }
+        }
+        last
+    }
+
+    /// Brings the words the heads read to the heaps of `vals` (those before the next block):
+    /// the first heaps' (the heads' first parts, made again when the mask changes) and the
+    /// latest `X` heaps' (their second parts, the same for every chunk of the block and of the
+    /// next one), when the heads apply: cells of at most 16 bits, values below 512.
+    pub(super) fn refresh_head<T: Cell>(&mut self, vals: &[T]) {
+        let x = self.head_pairs;
+        let keys = match &self.head_keys {
+            Some(k) if x > 0 && T::BITS <= 16 && self.width <= 512 && vals.len() > x => k,
+            _ => {
+                self.head_lim = 0;
+                return;
+            }
+        };
+        // Heads start at a = j + 1 − t (j a heap of the block or the next, t the first split's
+        // take) and go on x pairs: the words of heaps up to two blocks, x pairs and the last
+        // lanes past them, after PAD heaps left out.
+        let want = (2 * self.block_len() + x + 64).min(vals.len());
+        if self.head_mask != self.mask || self.head_left.len() < HEAD_PAD + want {
+            self.head_left.clear();
+            self.head_left.resize(HEAD_PAD + 1, HeadKeys::NONE);
+            let words = vals[1..want].iter().map(|v| keys.word(v.get()));
+            self.head_left.extend(words);
+            self.head_mask = self.mask;
+        }
+        let lim = vals.len();
+        self.head_right.clear();
+        let words = (0..x).map(|c| u32::from(keys.word(vals[lim - 1 - c].get())));
+        self.head_right.extend(words);
+        self.head_lim = lim;
+    }
+
+    /// The heads of the chunk of heaps `n0..n0 + count` for a far pass `part` that scans, when
+    /// the engine has them and they apply: words for the heaps below `part.lim` (see
+    /// [`Sparse::refresh_head`]), a fresh scan (not resumed), and every heap's head within its
+    /// first split's pairs.
+    pub(super) fn heads<T: Cell>(
+        &self,
+        vals: &[T],
+        n0: usize,
+        count: usize,
+        part: Part,
+    ) -> Option<Heads> {
+        let keys = self.head_keys.as_ref()?;
+        let x = self.head_pairs;
+        let s = self.moves.leave_two.first()?;
+        let lim = part.lim;
+        if x == 0 || count == 0 || part.resume || lim != self.head_lim || vals.len() < lim {
+            return None;
+        }
+        // Heap n0 + i scans from a0 = max(1, base + i), base = n0 + 1 − t − lim; its head is
+        // the pairs a = base + i + c, c < x, those with a ≥ 1 (the words before heap 1 are
+        // NONE).
+        let base = (n0 + 1).checked_sub(s.take)? as isize - lim as isize;
+        if base + (x as isize) < 1 || base + (HEAD_PAD as isize) < 0 {
+            return None;
+        }
+        for i in 0..count {
+            let r = (n0 + i).checked_sub(s.take)?;
+            if base + (i + x) as isize > (last_pair(r, s.unequal) + 1) as isize {
+                return None;
+            }
+        }
+        let from = (base + HEAD_PAD as isize) as usize;
+        let left = self
+            .head_left
+            .get(from..from + count.next_multiple_of(32) + x)?;
+        let mut sets = vec![[0u32; 8]; count];
+        head_lanes(self.tier, left, &self.head_right, count, keys, &mut sets);
+        Some(Heads {
+            sets,
+            at0: (base + x as isize) as usize,
+        })
+    }
+}
