@@ -132,7 +132,11 @@ fn main() {
     let n: usize = args[2].parse().unwrap();
     let classes = args[3] == "classes";
     let lower = args[3] == "lower";
-    let h: usize = if classes || lower { 0 } else { args[3].parse().unwrap() };
+    let h: usize = if classes || lower {
+        0
+    } else {
+        args[3].parse().unwrap()
+    };
     let amax: usize = args[4].parse().unwrap();
     let bmax: usize = args[5].parse().unwrap();
     let fixed: Vec<usize> = args[6..].iter().map(|a| a.parse().unwrap()).collect();
@@ -294,7 +298,11 @@ fn main() {
                         format!("{s} {w:?}")
                     })
                     .collect();
-                println!("  element {e} (least word {:?}): {}", m.words[e as usize], show.join(" | "));
+                println!(
+                    "  element {e} (least word {:?}): {}",
+                    m.words[e as usize],
+                    show.join(" | ")
+                );
             }
         }
         return;
