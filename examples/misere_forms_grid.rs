@@ -29,8 +29,8 @@ fn main() {
         let last = powers[a - 1];
         powers.push(f.add(last, hn).expect("forms"));
     }
-    for a in 0..=amax {
-        if let Some(b) = (0..a).find(|&b| powers[b] == powers[a]) {
+    for (a, pa) in powers.iter().enumerate() {
+        if let Some(b) = powers[..a].iter().position(|pb| pb == pa) {
             println!("form of {n}^{a} = form of {n}^{b}");
         }
     }
@@ -40,10 +40,10 @@ fn main() {
         ctx.push(f.add(last, hh).expect("forms"));
     }
     println!("{code}: {n}^a · {h}^b · {fixed:?}, P marked (misère canonical forms)");
-    for a in 0..=amax {
+    for (a, &pa) in powers.iter().enumerate() {
         let mut line = String::new();
         for &c in &ctx {
-            let s = f.add(powers[a], c).expect("forms");
+            let s = f.add(pa, c).expect("forms");
             line.push(if f.g_minus(s) == 0 { 'P' } else { '.' });
         }
         println!(
