@@ -285,8 +285,14 @@ fn main() {
         es.sort();
         let split = es.iter().filter(|(_, v)| v.len() > 1).count();
         println!(
-            "{} positions of <= {amax} tokens, {} elements met, {} split by n^1..n^{bmax}, {} classes; {} memoised, {:.1} s",
-            ys.len(), es.len(), split, by.len(), srch.memo.len(), t.elapsed().as_secs_f64()
+            "{} positions of <= {amax} tokens, {} elements met, {} split by n^1..n^{bmax}, \
+             {} classes; {} memoised, {:.1} s",
+            ys.len(),
+            es.len(),
+            split,
+            by.len(),
+            srch.memo.len(),
+            t.elapsed().as_secs_f64()
         );
         for (e, mut v) in es {
             if v.len() > 1 {
