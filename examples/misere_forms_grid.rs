@@ -5,6 +5,7 @@
 //! every context, so `n^a ≡ n^(a+d)` in every quotient.
 //!
 //! `cargo run --release --example misere_forms_grid -- CODE N H AMAX BMAX [fixed heaps…]`
+//! (rows from `a = AMIN` only when the environment variable `AMIN` is set).
 
 use nimseq::misere::MisereHeaps;
 use nimseq::rules::Rule;
@@ -40,7 +41,11 @@ fn main() {
         ctx.push(f.add(last, hh).expect("forms"));
     }
     println!("{code}: {n}^a · {h}^b · {fixed:?}, P marked (misère canonical forms)");
-    for (a, &pa) in powers.iter().enumerate() {
+    let amin: usize = std::env::var("AMIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    for (a, &pa) in powers.iter().enumerate().skip(amin) {
         let mut line = String::new();
         for &c in &ctx {
             let s = f.add(pa, c).expect("forms");
