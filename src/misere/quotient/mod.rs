@@ -175,10 +175,9 @@
 //! canonical forms; `examples/misere_family.rs`, `examples/misere_forms_grid.rs`). Facts:
 //! heap 17 splits elements of `Q_16` (`7² ≡ ∅` there, but `17²·7²` is P and `17²` N; 29 of
 //! the 101 elements met by positions of at most 42 tokens split, into 136 classes, with 0 … 4
-//! copies of heap 17); many powers of heap 17 are pairwise distinguishable (`17^a·3·12·13²`
-//! is P for `a` = 0, 4, 7 and N for the other `a ≤ 8`; `17^a·2·7²·12` is P for `a` = 4, 6, 8
-//! and N for `a` = 2; `17^a·3³·12` is P for `a` = 3, 5 and N for `a` = 1), so `17², 17⁴, 17⁶`
-//! are three elements, as are `17, 17⁵, 17⁷`, and heap 17's element has index at least 6; on the
+//! copies of heap 17); the even powers `17², 17⁴, 17⁶` are pairwise distinguishable
+//! (`17^a·3·12·13²` is P for `a` = 0, 4 and N for `a` = 1, 2, 3, 5, 6; `17^a·2·7²·12` is N
+//! for `a` = 2 and P for `a` = 4, 6, 8), so heap 17's element has index at least 6; on the
 //! grids `17^a·y^b` (`y` = 2, 3, 7, 10, 12, and `17^a·3^b·12`) the rows settle into period 2
 //! in `a`, and nothing moves as 0.354's family `5^(2+6k)·2^b` moves its first P-position one
 //! column per six copies. And the wall stands with one copy of heap 17: candidates verified
