@@ -137,6 +137,12 @@ impl MisereHeaps {
         &self.forms
     }
 
+    /// The canonical forms, to add sums of forms already made (e.g. many copies of a heap
+    /// once, then each context: `examples/misere_forms_grid.rs`).
+    pub fn forms_mut(&mut self) -> &mut Forms {
+        &mut self.forms
+    }
+
     /// How many heaps (0 .. count − 1) are computed.
     pub fn count(&self) -> usize {
         self.heaps.len()

@@ -173,6 +173,28 @@
 //! P, computed over least words, tells almost every element apart. That suggests (it proves
 //! nothing) candidates far from the quotient rather than a quotient that large; what would
 //! tell is an exact outcome of some of the failing positions by another route.
+//!
+//! Session 5 (2026-11-28, `results/misere.md` "is the quotient of 0.6's heaps 0 … 17
+//! finite?"): exact outcomes by that other route, two independent ones (a memoised game-tree
+//! search whose positions without heap 17 are decided by the verified `Q_16`, and misère
+//! canonical forms; `examples/misere_family.rs`, `examples/misere_forms_grid.rs`). Facts:
+//! heap 17 splits elements of `Q_16` (`7² ≡ ∅` there, but `17²·7²` is P and `17²` N; 29 of
+//! the 101 elements met by positions of at most 42 tokens split, into 136 classes, with 0 … 4
+//! copies of heap 17); the even powers `17², 17⁴, 17⁶` are pairwise distinguishable
+//! (`17^a·3·12·13²` is P for `a` = 0, 4 and N for `a` = 1, 2, 3, 5, 6; `17^a·2·7²·12` is N
+//! for `a` = 2 and P for `a` = 4, 6, 8), so heap 17's element has index at least 6; on the
+//! grids `17^a·y^b` (`y` = 2, 3, 7, 10, 12, and `17^a·3^b·12`) the rows settle into period 2
+//! in `a`, and nothing moves as 0.354's family `5^(2+6k)·2^b` moves its first P-position one
+//! column per six copies. And the wall stands with one copy of heap 17: candidates verified
+//! only on the positions with at most `a` copies of heap 17 (`examples/bounded_quotient.rs`,
+//! a closure whose states count the copies) fail at `17·7²` and `17·10²` for `a` = 1, 2, 3,
+//! and freeing 7 and 10 leaves no candidate within the limits. So whether `Q_17` is finite is
+//! not decided; both the index of heap 17 and the refinement of `Q_16` by the contexts holding
+//! heap 17 make the candidates large. No early stop for a "creeping" failure was built: a
+//! stop that cannot end a search that would have succeeded needs a proof that the quotient is
+//! infinite (there is none, for 0.354 or 0.6), or more than 2^14 (the default order limit)
+//! positions shown pairwise distinguishable by exact search, so that no candidate within the
+//! limits can pass; that is far beyond these searches.
 
 pub mod closure;
 pub mod limits;
