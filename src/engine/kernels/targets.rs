@@ -249,6 +249,7 @@ impl<T: Cell> Targets<T> {
                 // SAFETY: the tier's proof says the processor has AVX2.
                 unsafe { avx2::take_key(&mut self.keys, k) };
             }
+            #[cfg(target_arch = "aarch64")]
             if self.set == TargetSet::NeonKeys {
                 let k = self.key(i as u32) as usize;
                 self.keys[k >> 3] &= !(1 << (k & 7));
