@@ -2,7 +2,8 @@
 # Builds nimseq for 64-bit ARM (aarch64: Graviton, Grace, Ampere, Apple silicon under Linux) on an
 # x86-64 Debian/Ubuntu machine and checks it under emulation (qemu-user): the tier it reports,
 # that x86 tiers are refused, the engine's tests, and values bit for bit against this machine's
-# own build. Emulated timings mean nothing about ARM's speed; this checks correctness only.
+# own build, on the NEON tier (the default) and the portable loops (NIMSEQ_ISA=portable). Emulated
+# timings mean nothing about ARM's speed; this checks correctness only.
 #
 # Usage: scripts/check-aarch64.sh           (about 20 min on 2 cores, most of it building)
 #        CHECK_AARCH64_TESTS=all scripts/check-aarch64.sh   also every other integration test
@@ -81,8 +82,12 @@ cargo build --release --bin nimseq
 # --- The tiers -----------------------------------------------------------------------------------
 version=$(run_arm --version)
 echo "$version"
-grep -q "engine tier portable (the best this processor has" <<<"$version" ||
-	fail "--version does not name the portable tier"
+grep -q "engine tier neon (the best this processor has" <<<"$version" ||
+	fail "--version does not name the neon tier"
+forced=$(NIMSEQ_ISA=portable run_arm --version)
+echo "NIMSEQ_ISA=portable: $forced"
+grep -q "engine tier portable (asked for" <<<"$forced" ||
+	fail "NIMSEQ_ISA=portable does not force the portable tier"
 for isa in avx2 avx512bw avx512vbmi bogus; do
 	set +e
 	err=$(NIMSEQ_ISA=$isa run_arm values kayles -n 10 2>&1 >/dev/null)
@@ -94,12 +99,13 @@ for isa in avx2 avx512bw avx512vbmi bogus; do
 done
 
 # --- Values bit for bit against this machine -----------------------------------------------------
+# ARM_ISA: the tier forced on the ARM side (empty: its default, neon).
 compare() {
 	local a b
-	a=$(run_arm values "$@" -q | md5sum | cut -d' ' -f1)
+	a=$(NIMSEQ_ISA=${ARM_ISA:-} run_arm values "$@" -q | md5sum | cut -d' ' -f1)
 	b=$("$x86" values "$@" -q | md5sum | cut -d' ' -f1)
-	[ "$a" = "$b" ] || fail "values $*: aarch64 $a, x86-64 $b"
-	echo "values $*: $a on both"
+	[ "$a" = "$b" ] || fail "values $* (aarch64 tier ${ARM_ISA:-default}): aarch64 $a, x86-64 $b"
+	echo "values $* (aarch64 tier ${ARM_ISA:-default}): $a on both"
 }
 compare officers -n 200000
 compare officers -n 200000 --threads 1
@@ -107,6 +113,10 @@ compare grundy -n 300000 --threads 1
 compare grundy -n 1000000
 compare 0.167 -n 4194304
 compare 0.6 -n 20000 --engine exact
+compare 0.376 -n 300000
+compare 0.354 -n 300000 --threads 1
+ARM_ISA=portable compare officers -n 200000 --threads 1
+ARM_ISA=portable compare grundy -n 300000 --threads 1
 
 # --- The engine's tests --------------------------------------------------------------------------
 tests=(--lib --test sparse_engine)

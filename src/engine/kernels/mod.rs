@@ -11,7 +11,9 @@
 //! - `avx512bw.rs`: step 1 in 16-bit lanes, 32 heaps a register, with AVX-512 F/BW only
 //!   (Skylake-SP, Cascade Lake);
 //! - `avx512vbmi.rs`: the scans 64 pairs a step with byte permutations and compress, small
-//!   mode's near pairs and scan (Ice Lake, Zen 4).
+//!   mode's near pairs and scan (Ice Lake, Zen 4);
+//! - `neon.rs` (aarch64): the scans 32 pairs a step with `tbl` lookups in the set of the
+//!   targets' keys; the rest portable.
 //!
 //! A kernel is gated on the extensions it uses, not on a tier: a tier runs the best version
 //! whose extensions it has (the AVX-512 tier without VBMI runs AVX2's scans). The engine's hot
@@ -38,6 +40,8 @@ mod avx2;
 mod avx512bw;
 #[cfg(target_arch = "x86_64")]
 mod avx512vbmi;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(test)]
 mod tests;
 
@@ -622,7 +626,7 @@ pub(super) fn scan<T: Cell>(
     debug_assert!(tg.need > 0);
     assert!(hi <= left.len() && hi <= rr + 1 && (lo >= hi || rr - lo < right.len()));
     // The vector loops of `$set` for byte and 16-bit cells.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     macro_rules! on_cells {
         ($set:ident) => {{
             if let (Some(l), Some(r), Some(t)) = (
@@ -647,6 +651,13 @@ pub(super) fn scan<T: Cell>(
     // The scan that reads the set the targets keep.
     match tg.set {
         TargetSet::Map => {}
+        #[cfg(target_arch = "aarch64")]
+        TargetSet::NeonKeys => {
+            let _proof = tg.tier.neon().expect("NEON keys on the NEON tier");
+            on_cells!(neon);
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        TargetSet::NeonKeys => unreachable!("an aarch64 tier"),
         #[cfg(target_arch = "x86_64")]
         TargetSet::Avx2Keys => {
             if let Some(_proof) = tg.tier.avx512bw() {
@@ -680,7 +691,7 @@ pub(super) fn scan<T: Cell>(
 /// common), every other pair's key is looked up among the keys of the targets. `Ok(b)` once
 /// every target is met, as [`scan`] returns it; `Err(end)` when the chunks ran out first.
 /// Only with a vector set of targets ([`Tier::scans_keys`]: VBMI's 512-bit set of the values, or
-/// AVX2's set of their keys, 32 pairs a step), for 16-bit cells and values below 512: elsewhere
+/// AVX2's or NEON's set of their keys, 32 pairs a step), for 16-bit cells and values below 512: elsewhere
 /// it does nothing and returns `Err(lo)`.
 #[inline(always)]
 pub(super) fn scan_keys<T: Cell>(
@@ -711,6 +722,16 @@ pub(super) fn scan_keys<T: Cell>(
     // not a bound).
     match t.set {
         TargetSet::Map => Err(lo),
+        #[cfg(target_arch = "aarch64")]
+        TargetSet::NeonKeys => {
+            let _proof = t.tier.neon().expect("NEON keys on the NEON tier");
+            check();
+            // The targets' keys leave out the bit the scan's keys do.
+            assert_eq!(t.low, (1 << keys.bit()) - 1, "keys of another mask");
+            unsafe { neon::scan_keys(row, t, keys, r, lo, end) }
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        TargetSet::NeonKeys => unreachable!("an aarch64 tier"),
         #[cfg(target_arch = "x86_64")]
         TargetSet::Avx2Keys => {
             check();

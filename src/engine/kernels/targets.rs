@@ -1,6 +1,6 @@
 //! The set of targets of a scan: the values it looks for, in the form the tier's scan reads
 //! ([`TargetSet`]): a byte a value for the portable loops, the 512-bit set of the values with
-//! AVX-512 VBMI, and that set with the 256-bit set of their keys with AVX2. The form is chosen
+//! AVX-512 VBMI, and that set with the 256-bit set of their keys with AVX2 and NEON. The form is chosen
 //! with the targets, from their tier, so that a scan cannot run without the set it reads.
 
 use super::for_each_open;
@@ -101,6 +101,21 @@ impl<T: Cell> Targets<T> {
     /// class must be the rare class of the mask.
     #[inline(always)]
     pub(crate) fn set_open(&mut self, row: &[u8], class: &[u8], end: usize) {
+        #[cfg(target_arch = "aarch64")]
+        if self.set == TargetSet::NeonKeys {
+            // The set of values from the open values one by one (16 values a NEON step),
+            // then the set of their keys.
+            let end = end.min(self.width);
+            let (values, mut need) = (&mut self.values, 0);
+            *values = [0; 64];
+            for_each_open(row, class, end, |v| {
+                values[v as usize >> 3] |= 1 << (v & 7);
+                need += 1;
+            });
+            self.need = need;
+            self.keys_of_values();
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if self.vector() {
             let end = end.min(self.width);
@@ -114,6 +129,7 @@ impl<T: Cell> Targets<T> {
             };
             match self.set {
                 TargetSet::Avx2Keys => self.keys_of_values(),
+                TargetSet::NeonKeys => unreachable!("an aarch64 set"),
                 TargetSet::Vbmi | TargetSet::Map => {}
             }
             return;
@@ -233,6 +249,11 @@ impl<T: Cell> Targets<T> {
                 // SAFETY: the tier's proof says the processor has AVX2.
                 unsafe { avx2::take_key(&mut self.keys, k) };
             }
+            #[cfg(target_arch = "aarch64")]
+            if self.set == TargetSet::NeonKeys {
+                let k = self.key(i as u32) as usize;
+                self.keys[k >> 3] &= !(1 << (k & 7));
+            }
             return true;
         }
         if self.map[i] == 0 {
@@ -262,7 +283,10 @@ impl<T: Cell> Targets<T> {
     /// hold only then (a common value may share it).
     #[inline(always)]
     pub(super) fn meet_any(&mut self, v: T, row: &mut [u8]) -> (u8, u8) {
-        debug_assert!(self.set == TargetSet::Avx2Keys);
+        debug_assert!(matches!(
+            self.set,
+            TargetSet::Avx2Keys | TargetSet::NeonKeys
+        ));
         let i = v.get() as usize & (self.width - 1);
         let target = (self.values[i >> 3] >> (i & 7)) & 1;
         self.values[i >> 3] &= !(1 << (i & 7));

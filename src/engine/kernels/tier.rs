@@ -13,9 +13,12 @@
 //! what they use, not on the tier (primesieve's way): the AVX-512 tier without VBMI runs the
 //! kernels that need only AVX-512 F/BW, and AVX2's where a kernel needs more.
 //!
-//! On processors other than x86-64 only [`TierKind::Portable`] exists; its loops are written to
-//! be vectorised by the compiler at 128 bits (SSE2, NEON). A NEON tier would be one more line
-//! of the table and one more file beside `avx2.rs`.
+//! Every tier but [`TierKind::Portable`] is for one architecture: x86-64 has the AVX2 and
+//! AVX-512 tiers, aarch64 the `neon` tier (`neon.rs`: the scans with `tbl` lookups; NEON is part
+//! of every aarch64 processor, so the tier is always there, but it is still a value had from
+//! detection, so that its kernels are reached only through it). `NIMSEQ_ISA=portable` forces
+//! the plain loops on either. The portable loops are written to be vectorised by the compiler
+//! at 128 bits (SSE2, NEON).
 
 use std::fmt;
 
@@ -50,7 +53,7 @@ macro_rules! tiers {
         /// [`Tier`] of that kind.
         macro_rules! tier_code {
             $( ($kind, $d($d item:item)*) => {
-                $d( #[cfg(target_arch = "x86_64")] #[target_feature(enable = $features)] $d item )*
+                $d( #[cfg(target_arch = $arch)] #[target_feature(enable = $features)] $d item )*
             }; )*
         }
         pub(crate) use tier_code;
@@ -58,6 +61,11 @@ macro_rules! tiers {
 }
 
 tiers! { $
+    /// aarch64 with NEON (every aarch64 processor: Graviton, Grace, Ampere, Apple): the scans
+    /// 32 pairs a step with `tbl` lookups in the 256-bit set of the targets' keys; step 1 and
+    /// the rest on the portable loops. Its speed is not yet measured on ARM hardware
+    /// (`results/arm.md`: instruction counts under emulation only).
+    Neon "neon" "aarch64" ["neon"];
     /// x86-64 with AVX2 (Haswell, Zen 1–3): 32 pairs a step, step 1 in 8 lanes of 32 bits.
     Avx2 "avx2" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt"];
     /// x86-64 with the first AVX-512 extensions (Skylake-SP, Cascade Lake: F, BW, VL, DQ, CD),
@@ -110,7 +118,14 @@ fn has_feature(name: &str) -> bool {
             _ => false,
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        match name {
+            "neon" => std::arch::is_aarch64_feature_detected!("neon"),
+            _ => false,
+        }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let _ = name;
         false
@@ -247,6 +262,7 @@ impl Tier {
     pub(super) fn target_set(self) -> TargetSet {
         match self.0 {
             TierKind::Portable => TargetSet::Map,
+            TierKind::Neon => TargetSet::NeonKeys,
             TierKind::Avx2 | TierKind::Avx512Bw => TargetSet::Avx2Keys,
             TierKind::Avx512Vbmi => TargetSet::Vbmi,
         }
@@ -255,7 +271,9 @@ impl Tier {
     /// Which kernel marks step 1 in vector lanes.
     pub(super) fn lanes(self) -> Lanes {
         match self.0 {
-            TierKind::Portable => Lanes::None,
+            // NEON has no per-lane variable shift of 16-bit lanes cheaper than the portable
+            // store a pair is worth guessing at without hardware: not ported.
+            TierKind::Portable | TierKind::Neon => Lanes::None,
             TierKind::Avx2 => Lanes::Avx2,
             TierKind::Avx512Bw => Lanes::Avx512Bw,
             TierKind::Avx512Vbmi => Lanes::Vbmi,
@@ -268,7 +286,7 @@ impl Tier {
     /// their own, 10 and more were spilled to memory and took 2.9–3.0 s).
     pub(crate) fn most_lane_regs(self) -> usize {
         match self.0 {
-            TierKind::Portable | TierKind::Avx2 => 12,
+            TierKind::Portable | TierKind::Neon | TierKind::Avx2 => 12,
             TierKind::Avx512Bw | TierKind::Avx512Vbmi => 16,
         }
     }
@@ -282,7 +300,8 @@ impl Tier {
     pub(crate) fn searches_witnesses(self) -> bool {
         match self.0 {
             TierKind::Portable => true,
-            TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => false,
+            // As the x86 vector scans (unmeasured on ARM hardware).
+            TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => false,
         }
     }
 
@@ -290,11 +309,12 @@ impl Tier {
     /// 0: none) by default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 /
     /// Grundy's game 2^21, none → 1024 pairs): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
     /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop, a branch a pair,
-    /// gained nothing (+2 % / −2 %).
+    /// gained nothing (+2 % / −2 %). NEON has no head kernel of its own (it would run the
+    /// portable one).
     pub(crate) fn head_pairs(self) -> usize {
         match self.0 {
             TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
-            TierKind::Portable => 0,
+            TierKind::Portable | TierKind::Neon => 0,
         }
     }
 
@@ -302,14 +322,23 @@ impl Tier {
     pub(crate) fn scans_keys(self) -> bool {
         match self.target_set() {
             TargetSet::Map => false,
-            TargetSet::Avx2Keys | TargetSet::Vbmi => true,
+            TargetSet::NeonKeys | TargetSet::Avx2Keys | TargetSet::Vbmi => true,
         }
     }
 
-    /// Proof of AVX2 (with BMI1/2, POPCNT, LZCNT), which every vector tier includes.
+    /// Proof of NEON (aarch64).
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    pub(super) fn neon(self) -> Option<Neon> {
+        match self.0 {
+            TierKind::Neon => Some(Neon(())),
+            TierKind::Portable | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => None,
+        }
+    }
+
+    /// Proof of AVX2 (with BMI1/2, POPCNT, LZCNT), which every x86 vector tier includes.
     pub(super) fn avx2(self) -> Option<Avx2> {
         match self.0 {
-            TierKind::Portable => None,
+            TierKind::Portable | TierKind::Neon => None,
             TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => Some(Avx2(())),
         }
     }
@@ -317,7 +346,7 @@ impl Tier {
     /// Proof of AVX-512 F, BW, VL, DQ and CD.
     pub(super) fn avx512bw(self) -> Option<Avx512Bw> {
         match self.0 {
-            TierKind::Portable | TierKind::Avx2 => None,
+            TierKind::Portable | TierKind::Neon | TierKind::Avx2 => None,
             TierKind::Avx512Bw | TierKind::Avx512Vbmi => Some(Avx512Bw(())),
         }
     }
@@ -325,7 +354,7 @@ impl Tier {
     /// Proof of AVX-512 with VBMI, VBMI2 and BITALG.
     pub(super) fn avx512vbmi(self) -> Option<Avx512Vbmi> {
         match self.0 {
-            TierKind::Portable | TierKind::Avx2 | TierKind::Avx512Bw => None,
+            TierKind::Portable | TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw => None,
             TierKind::Avx512Vbmi => Some(Avx512Vbmi(())),
         }
     }
@@ -342,6 +371,9 @@ impl fmt::Display for Tier {
 pub(super) enum TargetSet {
     /// A byte a value and a list (the portable scan).
     Map,
+    /// The 512-bit set of the values and the 256-bit set of their keys, as
+    /// [`TargetSet::Avx2Keys`], read by the NEON scans (`tbl` lookups).
+    NeonKeys,
     /// The 512-bit set of the values and the 256-bit set of their keys (the AVX2 scans).
     Avx2Keys,
     /// The 512-bit set of the values (the AVX-512 VBMI scans).
@@ -359,6 +391,11 @@ pub(super) enum Lanes {
     /// 32 heaps in 16-bit lanes, rows written with VBMI permutations.
     Vbmi,
 }
+
+/// Proof that the processor has NEON: made only by [`Tier::neon`].
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+pub(super) struct Neon(());
 
 /// Proof that the processor has AVX2, BMI1, BMI2, POPCNT and LZCNT: made only by
 /// [`Tier::avx2`].
@@ -382,7 +419,11 @@ mod tests {
         assert_eq!(TIERS[0].kind, TierKind::Portable);
         for pair in TIERS.windows(2) {
             assert!(pair[0].kind < pair[1].kind);
-            // Each tier has every feature of the one before it, so "best" is the last present.
+            // Each tier has every feature of the one before it of its architecture, so "best"
+            // is the last present.
+            if pair[0].arch != pair[1].arch {
+                continue;
+            }
             for f in pair[0].feature_list() {
                 assert!(
                     pair[1].feature_list().any(|g| g == f),
@@ -390,6 +431,11 @@ mod tests {
                     pair[1].name
                 );
             }
+        }
+        // The tiers of an architecture are together, so that the last present is the best.
+        let arches: Vec<_> = TIERS.iter().filter_map(|t| t.arch).collect();
+        for w in arches.windows(3) {
+            assert!(!(w[0] == w[2] && w[0] != w[1]), "{arches:?}");
         }
         for t in TIERS {
             for f in t.feature_list() {
@@ -436,20 +482,30 @@ mod tests {
     /// but odd).
     #[test]
     fn tiers_of_another_architecture_are_refused_as_such() {
-        for info in TIERS.iter().filter(|t| t.arch.is_some()) {
-            let e = Tier::named_on(info.name, "aarch64").unwrap_err();
-            assert!(matches!(e, TierError::OtherArch { .. }), "{e}");
-            let want = format!(
-                "{} is an x86-64 tier; this processor has: portable",
-                info.name
-            );
-            assert!(e.to_string().starts_with(&want), "{e}");
+        for (arch, other) in [("aarch64", "x86-64"), ("x86_64", "aarch64")] {
+            for info in TIERS.iter().filter(|t| t.arch.is_some_and(|a| a != arch)) {
+                let e = Tier::named_on(info.name, arch).unwrap_err();
+                assert!(matches!(e, TierError::OtherArch { .. }), "{e}");
+                let want = format!(
+                    "{} is an {other} tier; this processor has: portable",
+                    info.name
+                );
+                assert!(e.to_string().starts_with(&want), "{e}");
+            }
+            assert_eq!(Tier::named_on("portable", arch), Ok(Tier::PORTABLE));
         }
-        assert_eq!(Tier::named_on("portable", "aarch64"), Ok(Tier::PORTABLE));
         #[cfg(not(target_arch = "x86_64"))]
         assert!(matches!(
             Tier::named("avx2"),
             Err(TierError::OtherArch { .. })
         ));
+        #[cfg(not(target_arch = "aarch64"))]
+        assert!(matches!(
+            Tier::named("neon"),
+            Err(TierError::OtherArch { .. })
+        ));
+        // NEON is part of every aarch64 processor.
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(Tier::best().kind(), TierKind::Neon);
     }
 }

@@ -217,6 +217,10 @@ impl Sparse {
         // features.
         match self.tier.kind() {
             TierKind::Portable => self.far_chunk_impl(rows, scans, vals, n0, part),
+            #[cfg(target_arch = "aarch64")]
+            TierKind::Neon => unsafe { self.far_chunk_neon(rows, scans, vals, n0, part) },
+            #[cfg(not(target_arch = "aarch64"))]
+            TierKind::Neon => unreachable!("an aarch64 tier"),
             #[cfg(target_arch = "x86_64")]
             TierKind::Avx2 => unsafe { self.far_chunk_avx2(rows, scans, vals, n0, part) },
             #[cfg(target_arch = "x86_64")]
@@ -229,6 +233,20 @@ impl Sparse {
             _ => unreachable!("x86-64 tiers"),
         }
     }
+
+    tier_code!(
+        Neon,
+        unsafe fn far_chunk_neon<T: Cell>(
+            &self,
+            rows: &mut [u8],
+            scans: &mut [FarScan],
+            vals: &[T],
+            n0: usize,
+            part: Part,
+        ) {
+            self.far_chunk_impl(rows, scans, vals, n0, part)
+        }
+    );
 
     tier_code!(
         Avx2,

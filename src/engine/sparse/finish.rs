@@ -37,6 +37,10 @@ impl<T: Cell> Finisher<'_, '_, T> {
         // features.
         match self.engine.tier.kind() {
             TierKind::Portable => self.finish_impl(rows, scans, block, b, j0),
+            #[cfg(target_arch = "aarch64")]
+            TierKind::Neon => unsafe { self.finish_neon(rows, scans, block, b, j0) },
+            #[cfg(not(target_arch = "aarch64"))]
+            TierKind::Neon => unreachable!("an aarch64 tier"),
             #[cfg(target_arch = "x86_64")]
             TierKind::Avx2 => unsafe { self.finish_avx2(rows, scans, block, b, j0) },
             #[cfg(target_arch = "x86_64")]
@@ -47,6 +51,20 @@ impl<T: Cell> Finisher<'_, '_, T> {
             _ => unreachable!("x86-64 tiers"),
         }
     }
+
+    tier_code!(
+        Neon,
+        unsafe fn finish_neon(
+            &mut self,
+            rows: &mut [u8],
+            scans: &[FarScan],
+            block: &mut [T],
+            b: usize,
+            j0: usize,
+        ) -> Result<Finished, Overflow> {
+            self.finish_impl(rows, scans, block, b, j0)
+        }
+    );
 
     tier_code!(
         Avx2,

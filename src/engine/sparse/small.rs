@@ -54,6 +54,10 @@ impl Sparse {
         // features.
         match self.tier.kind() {
             TierKind::Portable => self.fill_small_impl(vals, start, end),
+            #[cfg(target_arch = "aarch64")]
+            TierKind::Neon => unsafe { self.fill_small_neon(vals, start, end) },
+            #[cfg(not(target_arch = "aarch64"))]
+            TierKind::Neon => unreachable!("an aarch64 tier"),
             #[cfg(target_arch = "x86_64")]
             TierKind::Avx2 => unsafe { self.fill_small_avx2(vals, start, end) },
             #[cfg(target_arch = "x86_64")]
@@ -64,6 +68,18 @@ impl Sparse {
             _ => unreachable!("x86-64 tiers"),
         }
     }
+
+    tier_code!(
+        Neon,
+        unsafe fn fill_small_neon<T: Cell>(
+            &mut self,
+            vals: &mut [T],
+            start: usize,
+            end: usize,
+        ) -> usize {
+            self.fill_small_impl(vals, start, end)
+        }
+    );
 
     tier_code!(
         Avx2,
