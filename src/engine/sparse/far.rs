@@ -74,7 +74,7 @@ impl Part {
     }
 }
 
-/// The largest `a` of the pairs `(a, r − a)` of a split of `r`.
+/// The largest `a` of the pairs `(a, r − a)` of a split of `r` (`r ≥ 1`).
 #[inline(always)]
 pub(super) fn last_pair(r: usize, unequal: bool) -> usize {
     if unequal && r.is_multiple_of(2) {

@@ -128,6 +128,10 @@ impl Sparse {
         }
         for i in 0..count {
             let r = (n0 + i).checked_sub(s.take)?;
+            // A split of nothing has no pairs (and `last_pair` wants r ≥ 1).
+            if r == 0 {
+                return None;
+            }
             if base + (i + x) as isize > (last_pair(r, s.unequal) + 1) as isize {
                 return None;
             }
