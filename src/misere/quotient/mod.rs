@@ -856,16 +856,7 @@ impl QuotientSolver {
         // (a necessary condition, checked before its costly verification).
         let mut failures: Vec<Vec<usize>> = Vec::new();
         for round in 0..self.candidate_limits.recalibrations {
-            let position = match failure {
-                ClosureError::TooMany => {
-                    return Err(QuotientError::TooManyStates {
-                        heap: n,
-                        limit: self.state_limit,
-                    })
-                }
-                ClosureError::Stopped => return Err(QuotientError::Stopped { heap: n }),
-                ClosureError::Inconsistent(p) => p,
-            };
+            let position = self.failing_position(n, failure)?;
             failures.push(position.clone());
             let started = Instant::now();
             let mut built = 0;
@@ -919,6 +910,23 @@ impl QuotientSolver {
         })
     }
 
+    /// The failing position of a candidate's verification at heap `n`, or the error its end
+    /// means when it stopped for another reason (too many states, a stop asked for).
+    fn failing_position(
+        &self,
+        n: usize,
+        failure: ClosureError,
+    ) -> Result<Vec<usize>, QuotientError> {
+        match failure {
+            ClosureError::TooMany => Err(QuotientError::TooManyStates {
+                heap: n,
+                limit: self.state_limit,
+            }),
+            ClosureError::Stopped => Err(QuotientError::Stopped { heap: n }),
+            ClosureError::Inconsistent(p) => Ok(p),
+        }
+    }
+
     /// The candidate for heap `n` with the heaps `freed` freed from the quotient of heaps
     /// `0 … n − 1` (in `self.m`, `self.phi`) failed: add to the freed heaps some heaps of the
     /// failing position (a heap not yet freed becomes its own cyclic generator; a freed one
@@ -935,16 +943,7 @@ impl QuotientSolver {
     ) -> Result<(), QuotientError> {
         let mut failures: Vec<Vec<usize>> = Vec::new();
         for round in 0..self.candidate_limits.recalibrations {
-            let position = match failure {
-                ClosureError::TooMany => {
-                    return Err(QuotientError::TooManyStates {
-                        heap: n,
-                        limit: self.state_limit,
-                    })
-                }
-                ClosureError::Stopped => return Err(QuotientError::Stopped { heap: n }),
-                ClosureError::Inconsistent(p) => p,
-            };
+            let position = self.failing_position(n, failure)?;
             failures.push(position.clone());
             let started = Instant::now();
             let mut involved = position.clone();
