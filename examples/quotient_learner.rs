@@ -22,10 +22,19 @@
 //!   Rivest and Schapire finds the suffix that tells two positions with one row apart: it
 //!   becomes a new context, which splits at least one element.
 //!
-//! `cargo run --release --example quotient_learner -- CODE N [ctx=1] [max=16384] [desc]`
-//! learns `Q_N` from `Q_{N−1}` (computed by the default search).
-//! `… -- check CODE N` learns `Q_1 … Q_N` each from the default search's `Q_{n−1}` and checks
-//! each against the default search's `Q_n` (order, |P|, and the map between them).
+//! `cargo run --release --example quotient_learner -- CODE N [ctx=1] [max=16384] [a=K] [bare]
+//! [forms] [desc]` learns `Q_N` from `Q_{N−1}` (computed by the default search), printing each
+//! round: `a=K` only the positions with at most `K` copies of heap `N` (verified by a closure
+//! whose states count the copies), `bare` no contexts but `∅` at the start, `forms` canonical
+//! forms as the oracle, `desc` the counterexample's heaps read from the largest.
+//! `… -- check CODE N [secs=S] [verbose]` learns `Q_1 … Q_N` each from the default search's
+//! `Q_{n−1}` and checks each against the default search's `Q_n` (order, |P|, and the map
+//! between them by least words), stopping after `S` seconds.
+//!
+//! Measured (2026-11-28, `results/misere.md`, session 6): the same quotients as the default
+//! search on 42 codes, but no further and much slower: the rows need exact outcomes of
+//! positions with several large heaps or many copies of heap `N`, beyond game-tree search and
+//! canonical forms at the frontier (0.6 at heap 17, even with one copy of heap 17).
 
 // A tool for experiments: index loops over heaps read as the mathematics does.
 #![allow(
@@ -889,6 +898,7 @@ fn main() {
                     );
                     std::process::exit(1);
                 }
+                eprintln!("{} heap {n}: agree (order {})", rule.code(), o.m.order);
                 if o.rounds > 1 || n == top || ms > 1000 {
                     println!(
                         "{} heap {n}: order {} |P| {}: {} rounds, {} contexts, {} hypothesis \

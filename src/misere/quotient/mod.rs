@@ -195,6 +195,23 @@
 //! infinite (there is none, for 0.354 or 0.6), or more than 2^14 (the default order limit)
 //! positions shown pairwise distinguishable by exact search, so that no candidate within the
 //! limits can pass; that is far beyond these searches.
+//!
+//! Session 6 (2026-11-28, `results/misere.md` "a learner instead of the recalibration"): the
+//! refinement learned directly, as session 5 proposed — `examples/quotient_learner.rs`, an
+//! L*-style learner whose rows are exact outcomes of position + context, whose hypothesis is
+//! the commutative monoid of its distinct rows (two heaps' maps made to commute by added
+//! contexts), verified by [`closure`], and whose counterexamples come from the closure's
+//! failing positions (Rivest and Schapire's suffix). It gives the default search's quotients
+//! wherever both finish (order, `P` and the map between them, heap by heap on many 0.dd
+//! codes), but it reaches no heap the default search does not: its rows need the outcomes of
+//! positions such as `17·16·15·14·…` and `n^k·…` one by one, and neither game-tree search nor
+//! canonical forms gives them at the frontier (Officers' heap 17 with one copy of heap 17: no
+//! first hypothesis after 99 s and 3.2 GB of memoised positions). The candidates here need no
+//! such outcomes: `P` over least words is the candidate's own induction, and the closure checks
+//! it all at once. So the learner stays an example; a learner that could pass the frontier
+//! needs an oracle with more structure (a verified quotient of the positions with at most `a`
+//! copies of heap `n` as the oracle for `a + 1`, or outcomes bounded in tokens with the rest
+//! left open).
 
 pub mod closure;
 pub mod limits;
