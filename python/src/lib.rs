@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use numpy::ndarray::ArrayView1;
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError,
     PyOverflowError, PyPermissionError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,

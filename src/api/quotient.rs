@@ -71,8 +71,8 @@ impl QuotientOptions {
     /// [`QUOTIENT_MAX_CANDIDATE`], recalibrations up to [`QUOTIENT_MAX_RECALIBRATIONS`].
     pub fn candidate_limits(&self) -> Result<CandidateLimits, ApiError> {
         let d = CandidateLimits::default();
-        let check = |v: Option<u64>, low: u64, high: u64, what: CandidateLimit, default: usize| {
-            match v {
+        let check =
+            |v: Option<u64>, low: u64, high: u64, what: CandidateLimit, default: usize| match v {
                 None => Ok(default),
                 Some(v) if (low..=high).contains(&v) => Ok(v as usize),
                 Some(value) => Err(ApiError::CandidateLimit {
@@ -81,8 +81,7 @@ impl QuotientOptions {
                     low,
                     high,
                 }),
-            }
-        };
+            };
         Ok(CandidateLimits {
             size: check(
                 self.candidate_size,

@@ -705,7 +705,11 @@ pub(super) mod tests {
         max_order: usize,
         threads: usize,
         cap: usize,
-    ) -> (String, Option<super::super::QuotientError>, Vec<super::super::Attempt>) {
+    ) -> (
+        String,
+        Option<super::super::QuotientError>,
+        Vec<super::super::Attempt>,
+    ) {
         let rule = crate::rules::Rule::parse(code).expect("a valid code");
         let (tx, rx) = std::sync::mpsc::channel();
         let limits = super::super::CandidateLimits {
