@@ -177,13 +177,17 @@ struct Scratch {
     buf: Vec<u64>,
 }
 
-/// The successors of one state not among the states known when its batch began: their
-/// transitions and their words (`w + 1` each), in transition order.
+/// The successors of a run of states not among the states known when their batch began: the
+/// state and transition of each, and its words (`w + 1` each), by state then transition.
 #[derive(Default)]
 struct Fresh {
-    transitions: Vec<u32>,
+    from: Vec<(u32, u32)>,
     words: Vec<u64>,
 }
+
+/// Runs of states a batch is cut into a thread (each run one task, one scratch and one list
+/// of successors: few allocations, and threads that finish at about the same time).
+const RUNS_PER_THREAD: usize = 4;
 
 impl Closure {
     /// The closure of the empty position alone for `m`, with at most `limit` states.
@@ -503,22 +507,32 @@ impl Closure {
     /// One batch of the parallel closure: the successors of `states` by `ts` computed on the
     /// executor's threads, then checked and inserted in order on this one.
     fn close_batch(&mut self, states: Range<usize>, ts: &[usize]) -> Result<(), ClosureError> {
+        if states.is_empty() {
+            return Ok(());
+        }
         let this = &*self;
+        let runs = (RUNS_PER_THREAD * this.executor.threads()).min(states.len());
+        let per_run = states.len().div_ceil(runs);
         let fresh: Vec<Fresh> = this.executor.install(|| {
-            states
-                .clone()
+            (0..runs)
                 .into_par_iter()
-                .map_init(
-                    || this.scratch(),
-                    |scratch, s| this.fresh_successors(s, ts, scratch),
-                )
+                .map(|r| {
+                    let start = states.start + r * per_run;
+                    let end = (start + per_run).min(states.end);
+                    let mut scratch = this.scratch();
+                    let mut out = Fresh::default();
+                    for s in start..end {
+                        this.fresh_successors(s, ts, &mut scratch, &mut out);
+                    }
+                    out
+                })
                 .collect()
         });
         let n = self.w + 1;
-        for (s, f) in states.zip(fresh) {
-            for (&t, buf) in f.transitions.iter().zip(f.words.chunks_exact(n)) {
+        for f in fresh {
+            for (&(s, t), buf) in f.from.iter().zip(f.words.chunks_exact(n)) {
                 if !self.contains(buf) {
-                    self.admit(s, t as usize, buf)?;
+                    self.admit(s as usize, t as usize, buf)?;
                 }
             }
         }
@@ -534,8 +548,8 @@ impl Closure {
         }
     }
 
-    /// The successors of state `s` by the transitions `ts` that are not states yet.
-    fn fresh_successors(&self, s: usize, ts: &[usize], scratch: &mut Scratch) -> Fresh {
+    /// The successors of state `s` by the transitions `ts` that are not states yet, onto `out`.
+    fn fresh_successors(&self, s: usize, ts: &[usize], scratch: &mut Scratch, out: &mut Fresh) {
         let w = self.w;
         let Scratch {
             bytes,
@@ -545,7 +559,6 @@ impl Closure {
         } = scratch;
         done.fill(false);
         self.expand(s, bytes);
-        let mut out = Fresh::default();
         for &t in ts {
             let gi = self.transition_g[t];
             let slot = &mut cache[gi * w..(gi + 1) * w];
@@ -555,11 +568,10 @@ impl Closure {
             }
             self.successor(s, t, slot, buf);
             if !self.contains(buf) {
-                out.transitions.push(t as u32);
+                out.from.push((s as u32, t as u32));
                 out.words.extend_from_slice(buf);
             }
         }
-        out
     }
 }
 
