@@ -1,13 +1,14 @@
 //! The misère quotient of a code heap by heap, with every candidate of each recalibration
 //! printed to stderr as it is verified (for experiments at the frontier, such as 0.07's heap
 //! 34): `cargo run --release --example quotient_trace -- 0.07 40 [from-base] [mib=8192]
-//! [order=16384] [size=262144] [rounds=64]` (the recalibration, the memory limit in MiB, the
-//! largest candidates built, reduced and not, and the candidates verified before a heap gives
-//! up).
+//! [order=16384] [size=262144] [rounds=64] [threads=1]` (the recalibration, the memory limit
+//! in MiB, the largest candidates built, reduced and not, the candidates verified before a
+//! heap gives up, and the threads of the verifications).
 
 use std::sync::mpsc;
 use std::time::Instant;
 
+use nimseq::engine::Executor;
 use nimseq::misere::quotient::{CandidateLimits, QuotientSolver, Recalibration};
 use nimseq::rules::Rule;
 
@@ -55,7 +56,8 @@ fn main() {
         .with_memory_limit(mib << 20)
         .with_recalibration(how)
         .with_candidate_limits(limits)
-        .with_trace(tx);
+        .with_trace(tx)
+        .with_executor(Executor::new(named("threads=").unwrap_or(1)).expect("a pool"));
     while s.count() <= max && s.certified().is_none() {
         match s.step() {
             Ok(()) => {

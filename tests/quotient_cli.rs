@@ -218,3 +218,75 @@ fn the_memory_limit_stops_with_the_partial_quotient() {
         "at least 1 byte",
     );
 }
+
+/// The verification on 1, 2 or 3 threads prints the same bytes: 0.07 to heap 28 recalibrates
+/// at several heaps, so candidates fail at positions of several heaps on the way.
+#[test]
+fn any_thread_count_prints_the_same_quotient() {
+    let out = |threads: &str| {
+        let o = nimseq(&[
+            "quotient",
+            "0.07",
+            "--max-heap",
+            "28",
+            "--json",
+            "-q",
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        o.stdout
+    };
+    let one = out("1");
+    assert_eq!(out("2"), one);
+    assert_eq!(out("3"), one);
+}
+
+/// The limits of a recalibration's candidates are options: out of range is one line, exit 2;
+/// `--recalibrations 0` stops 0.07 at heap 10, the first that needs a recalibration, with the
+/// quotient of heaps 0 .. 9 printed (exit 1).
+#[test]
+fn candidate_limits_are_options() {
+    assert_usage_error(
+        &["quotient", "0.07", "--candidate-size", "0"],
+        "--candidate-size must be from 1 to",
+    );
+    assert_usage_error(
+        &["quotient", "0.07", "--candidate-order", "2^40"],
+        "--candidate-order must be from 1 to",
+    );
+    assert_usage_error(
+        &["quotient", "0.07", "--recalibrations", "2^30"],
+        "--recalibrations must be from 0 to",
+    );
+    assert_usage_error(&["quotient", "0.07", "--recalibrations", "-1"], "");
+    assert_usage_error(&["quotient", "0.07", "--threads", "0"], "");
+    let o = nimseq(&[
+        "quotient",
+        "0.07",
+        "--max-heap",
+        "12",
+        "--recalibrations",
+        "0",
+        "--json",
+        "-q",
+    ]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("within 0 recalibrations"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["last_heap"], 9);
+    // Within the defaults nothing changes; a candidate order below heap 10's (12) stops there.
+    let o = nimseq(&[
+        "quotient",
+        "0.07",
+        "--max-heap",
+        "12",
+        "--candidate-order",
+        "11",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("heap 10"));
+}

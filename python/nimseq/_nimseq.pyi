@@ -127,10 +127,17 @@ def quotient(
     max_memory: Optional[Count] = None,
     *,
     table: bool = True,
+    threads: Optional[int] = None,
+    candidate_size: Optional[Count] = None,
+    candidate_order: Optional[Count] = None,
+    recalibrations: Optional[Count] = None,
 ) -> Json:
     """The dict of `nimseq quotient GAME [--max-heap N] [--max-memory BYTES] --json` (misère
-    quotient); max_memory defaults to half the memory available; table=False leaves the
-    order × order table out (None), as `--no-table` does."""
+    quotient), its "table" a NumPy array of order × order uint32 (the JSON's rows are
+    `table.tolist()`); max_memory defaults to half the memory available; table=False leaves
+    the table out (None), as `--no-table` does; threads (default: all cores) does not change
+    the result; candidate_size, candidate_order, recalibrations are `--candidate-size`,
+    `--candidate-order`, `--recalibrations`."""
 
 def survey_misere(
     pattern: str,

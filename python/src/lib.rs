@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use numpy::ndarray::ArrayView1;
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError,
     PyOverflowError, PyPermissionError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,
@@ -99,6 +99,19 @@ fn api_message(e: &ApiError) -> String {
         }
         ApiError::Disk { .. } => format!("{e}; give a smaller n or a path on a larger disk"),
         ApiError::NoHeaps => "heaps must hold at least one heap".to_string(),
+        ApiError::CandidateLimit {
+            what,
+            value,
+            low,
+            high,
+        } => {
+            let name = match what {
+                api::CandidateLimit::Size => "candidate_size",
+                api::CandidateLimit::Order => "candidate_order",
+                api::CandidateLimit::Recalibrations => "recalibrations",
+            };
+            format!("{name} must be from {low} to {high}, not {value}")
+        }
         ApiError::TooManyMoves { .. } => {
             format!("{e}; list the first k with max_moves=k (all are counted)")
         }
@@ -616,18 +629,28 @@ fn component_list(components: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// certified, certified_at, stable_from, preperiod, period, heaps, identity, p, table,
 /// presentation, changes, … `stopped` (why it ended uncertified, else None), `tame` (is it
 /// isomorphic to a quotient T_n of misère Nim) and `tame_index` (that n, else None).
+/// `table` is a NumPy array of order × order uint32 (`table[a, b]` the id of a·b; the JSON's
+/// rows are `table.tolist()`).
 /// max_memory: bytes the computation may hold (default half the memory available); a heap that
 /// needs more ends it, and `stopped` says so. Ctrl-C is seen within a heap too.
-/// table: False leaves the order × order `table` out (None), as `--json --no-table` does: for
-/// a quotient of thousands of elements it is millions of ints.
+/// table: False leaves the order × order `table` out (None), as `--json --no-table` does.
+/// threads: threads of the verifications (default: all cores); the result does not depend on
+/// it. candidate_size, candidate_order, recalibrations: the limits of a heap's recalibrations,
+/// as `--candidate-size`, `--candidate-order` and `--recalibrations` (defaults 2^18, 2^14, 64).
 #[pyfunction]
-#[pyo3(signature = (game, max_heap = None, max_memory = None, *, table = true))]
+#[pyo3(signature = (game, max_heap = None, max_memory = None, *, table = true, threads = None,
+                    candidate_size = None, candidate_order = None, recalibrations = None))]
+#[allow(clippy::too_many_arguments)]
 fn quotient<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     max_heap: Option<&Bound<'py, PyAny>>,
     max_memory: Option<&Bound<'py, PyAny>>,
     table: bool,
+    threads: Option<&Bound<'py, PyAny>>,
+    candidate_size: Option<&Bound<'py, PyAny>>,
+    candidate_order: Option<&Bound<'py, PyAny>>,
+    recalibrations: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let code = rule_of(game)?.code();
     let max = max_heap.map(|m| count_of(m, "max_heap")).transpose()?;
@@ -637,6 +660,21 @@ fn quotient<'py>(
             "max_memory must be at least 1 byte, not 0",
         ));
     }
+    let opts = api::QuotientOptions {
+        max_heap: max,
+        max_memory: memory,
+        table,
+        threads: threads_of(threads)?,
+        candidate_size: candidate_size
+            .map(|m| count_of(m, "candidate_size"))
+            .transpose()?,
+        candidate_order: candidate_order
+            .map(|m| count_of(m, "candidate_order"))
+            .transpose()?,
+        recalibrations: recalibrations
+            .map(|m| count_of(m, "recalibrations"))
+            .transpose()?,
+    };
     let interrupted: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
     let stop = || -> bool {
         let mut slot = interrupted.lock().unwrap_or_else(|e| e.into_inner());
@@ -654,9 +692,7 @@ fn quotient<'py>(
     let result = py.detach(|| {
         api::quotient_until(
             &code,
-            max,
-            memory,
-            table,
+            &opts,
             |_, _| {
                 if stop() {
                     ControlFlow::Break(())
@@ -670,8 +706,21 @@ fn quotient<'py>(
     if let Some(e) = interrupted.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let (r, _) = result.map_err(|e| api_exception(e, None))?;
-    json_object(py, &r)
+    let (mut r, _) = result.map_err(|e| api_exception(e, None))?;
+    // The table as a NumPy array (order² ids: a list of lists would take 30 times the
+    // memory at order 10^4), put in the dict at the JSON's place for it.
+    let order = r.report.order;
+    let ids = std::mem::replace(
+        &mut r.report.table,
+        nimseq::misere::quotient::ProductTable::left_out(order),
+    )
+    .into_ids();
+    let dict = json_object(py, &r)?;
+    if let Some(ids) = ids {
+        let array = PyArray1::from_vec(py, ids).reshape([order, order])?;
+        dict.set_item("table", array)?;
+    }
+    Ok(dict)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,8 @@
 """summary, period and play give exactly the dicts of the binary's --json output."""
 
+import json
+
+import numpy as np
 import pytest
 
 import nimseq
@@ -128,11 +131,38 @@ def test_period_of_0_354_is_the_binarys_long_proof(run_json):
     "game,max_heap", [("0.75", None), ("kayles", None), ("0.07", "20"), ("0.121", None)]
 )
 def test_quotient_is_quotient_json(game, max_heap, run_json):
+    # The same dict but for the table, a NumPy array of the JSON's rows (issue 30: a list of
+    # lists took 30 times the memory at order 10^4).
     extra = [] if max_heap is None else ["--max-heap", max_heap]
     expected = run_json("quotient", game, *extra, "--json", "--quiet")
     got = nimseq.quotient(game, max_heap)
-    assert got == expected
+    table = got["table"]
+    assert isinstance(table, np.ndarray)
+    assert table.dtype == np.uint32 and table.shape == (got["order"], got["order"])
+    assert table.flags["C_CONTIGUOUS"]
+    assert {**got, "table": table.tolist()} == expected
     assert list(got) == list(expected)
+
+
+def test_quotient_on_any_number_of_threads_is_the_same(run_json):
+    # 0.07 to heap 28 recalibrates at several heaps; the verification's threads change nothing.
+    expected = run_json("quotient", "0.07", "--max-heap", "28", "--json", "--quiet", "--threads", "3")
+    for threads in [1, 2, "3"]:
+        got = nimseq.quotient("0.07", 28, threads=threads)
+        assert {**got, "table": got["table"].tolist()} == expected
+
+
+def test_quotient_candidate_limits_are_the_options(run):
+    code, out, _ = run("quotient", "0.07", "--max-heap", "12", "--recalibrations", "0",
+                       "--json", "--quiet")
+    assert code == 1
+    expected = json.loads(out)
+    got = nimseq.quotient("0.07", 12, recalibrations=0)
+    assert {**got, "table": got["table"].tolist()} == expected
+    assert got["last_heap"] == 9 and "within 0 recalibrations" in got["stopped"]
+    for kw, value in [("candidate_size", 0), ("candidate_order", "2^40"), ("recalibrations", 2**30)]:
+        with pytest.raises(ValueError, match=f"^{kw} must be from "):
+            nimseq.quotient("0.07", 12, **{kw: value})
 
 
 def test_quotient_without_its_table_is_no_table_json(run_json):
@@ -142,7 +172,7 @@ def test_quotient_without_its_table_is_no_table_json(run_json):
     got = nimseq.quotient("kayles", table=False)
     assert got == expected and got["table"] is None
     full = nimseq.quotient("kayles")
-    assert len(full["table"]) == full["order"] == 40
+    assert full["table"].shape == (40, 40) and full["order"] == 40
     assert {**full, "table": None} == got
 
 
@@ -153,7 +183,7 @@ def test_quotient_r8():
                 "preperiod", "period", "heaps", "identity", "p", "table", "presentation",
                 "changes"]:
         assert key in q
-    assert len(q["table"]) == 8 and all(len(row) == 8 for row in q["table"])
+    assert q["table"].shape == (8, 8)
     assert q["stopped"] is None
     # R8 is wild (Siegel 2007); a Woolly Mammoth (Plambeck 2005) has the tame T_2.
     assert (q["tame"], q["tame_index"]) == (False, None)

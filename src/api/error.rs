@@ -35,6 +35,28 @@ impl std::fmt::Display for CountOf {
     }
 }
 
+/// Which limit on a quotient's candidates ([`crate::misere::quotient::CandidateLimits`]) an
+/// error is about; each face names it its way (`--candidate-size`, `candidate_size`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CandidateLimit {
+    /// Elements of a candidate before reduction.
+    Size,
+    /// Elements of a candidate after reduction.
+    Order,
+    /// Candidates verified after a heap's first failed one.
+    Recalibrations,
+}
+
+impl std::fmt::Display for CandidateLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CandidateLimit::Size => "the candidates' size before reduction",
+            CandidateLimit::Order => "the candidates' order after reduction",
+            CandidateLimit::Recalibrations => "the recalibrations a heap",
+        })
+    }
+}
+
 /// A thread count that cannot be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum ThreadsError {
@@ -163,6 +185,18 @@ pub enum ApiError {
         /// The largest accepted.
         limit: u64,
     },
+    /// A limit on the candidates of a misère quotient's recalibrations out of its range.
+    #[error("{what} must be from {low} to {high}, not {value}")]
+    CandidateLimit {
+        /// Which limit.
+        what: CandidateLimit,
+        /// The value given.
+        value: u64,
+        /// The least accepted.
+        low: u64,
+        /// The largest accepted.
+        high: u64,
+    },
     /// The progress callback asked to stop; for a table, heaps `0 .. at` are committed.
     #[error("stopped at heap {at}")]
     Stopped {
@@ -213,7 +247,8 @@ impl ApiError {
             | ApiError::TableTooShort { .. }
             | ApiError::TooManyOptions { .. }
             | ApiError::TooManyMoves { .. }
-            | ApiError::QuotientHeapTooLarge { .. } => true,
+            | ApiError::QuotientHeapTooLarge { .. }
+            | ApiError::CandidateLimit { .. } => true,
             ApiError::Table(e) => table_error_is_input(e),
             _ => false,
         }

@@ -32,12 +32,12 @@ use crate::engine::Values;
 use crate::table;
 
 pub use cost::{cost_warning, CostEstimate, OPTIONS_PER_SECOND, WARN_SECONDS};
-pub use error::{held, table_error_is_input, ApiError, CountOf, ThreadsError};
+pub use error::{held, table_error_is_input, ApiError, CandidateLimit, CountOf, ThreadsError};
 pub use period::{default_period_max, period, PeriodOptions};
 pub use play::{play, play_from_table, MAX_LISTED, MAX_OPTIONS};
 pub use quotient::{
-    default_quotient_memory, quotient, quotient_until, QUOTIENT_DEFAULT_MAX_HEAP,
-    QUOTIENT_MAX_HEAP, QUOTIENT_STATE_LIMIT,
+    default_quotient_memory, quotient, quotient_until, QuotientOptions, QUOTIENT_DEFAULT_MAX_HEAP,
+    QUOTIENT_MAX_CANDIDATE, QUOTIENT_MAX_HEAP, QUOTIENT_MAX_RECALIBRATIONS, QUOTIENT_STATE_LIMIT,
 };
 pub use report::{report, report_from_table, ReportData};
 pub use run::{

@@ -37,7 +37,7 @@ pub use report::{report, ReportArgs};
 pub use survey::{survey, survey_merge, SurveyArgs, SurveyMergeArgs};
 pub use values::{values, ValuesArgs};
 
-use nimseq::api::{self, ApiError, CountOf};
+use nimseq::api::{self, ApiError, CandidateLimit, CountOf};
 use nimseq::engine::{EngineKind, Executor};
 use nimseq::numbers::parse_count;
 
@@ -220,6 +220,19 @@ pub fn api_error_hinting(e: ApiError, hint: Option<&str>) -> anyhow::Error {
         ApiError::QuotientHeapTooLarge { max_heap, limit } => usage(format!(
             "--max-heap {max_heap} is too large for a misère quotient (at most {limit})"
         )),
+        ApiError::CandidateLimit {
+            what,
+            value,
+            low,
+            high,
+        } => {
+            let flag = match what {
+                CandidateLimit::Size => "--candidate-size",
+                CandidateLimit::Order => "--candidate-order",
+                CandidateLimit::Recalibrations => "--recalibrations",
+            };
+            usage(format!("{flag} must be from {low} to {high}, not {value}"))
+        }
         ApiError::ZeroCount(of) => usage(format!("{} must be at least 1", count_name(of))),
         ApiError::TooLarge { of, count } => match of {
             CountOf::Heap(h) => usage(format!("heap {h} is too large for this machine")),

@@ -11,7 +11,7 @@ use nimseq::report;
 use nimseq::rules::Rule;
 
 use super::progress::{Bar, Interrupted, Signals};
-use super::{usage, BarArgs};
+use super::{usage, RunArgs};
 
 /// Arguments of `quotient`.
 #[derive(Debug, Args)]
@@ -35,8 +35,20 @@ pub struct QuotientArgs {
     /// the memory available when the command starts.
     #[arg(long, value_name = "SIZE", value_parser = memory_arg)]
     max_memory: Option<u64>,
+    /// A recalibration skips candidates of more than N elements before reduction (default
+    /// 2^18); each is order·radix entries of tables, so memory grows with it.
+    #[arg(long, value_name = "N", value_parser = super::count_arg, allow_negative_numbers = true)]
+    candidate_size: Option<u64>,
+    /// A recalibration skips candidates of more than N elements after reduction (default
+    /// 2^14: a table of 1 GiB; N² · 4 bytes).
+    #[arg(long, value_name = "N", value_parser = super::count_arg, allow_negative_numbers = true)]
+    candidate_order: Option<u64>,
+    /// A heap gives up after N candidates past its first failed one (default 64; 0: no
+    /// recalibration).
+    #[arg(long, value_name = "N", value_parser = super::count_arg, allow_negative_numbers = true)]
+    recalibrations: Option<u64>,
     #[command(flatten)]
-    bar: BarArgs,
+    run: RunArgs,
 }
 
 /// Prints the quotient; exit 1 when it stopped on an error such as the memory limit (after
@@ -53,13 +65,22 @@ pub fn quotient(args: QuotientArgs) -> anyhow::Result<()> {
         signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, again.clone())?;
         signal_hook::flag::register(sig, again.clone())?;
     }
-    let mut bar = Bar::new(max + 1, &args.bar);
+    let opts = api::QuotientOptions {
+        max_heap: Some(max),
+        max_memory: args.max_memory,
+        table: !args.no_table,
+        threads: args.run.thread_count(),
+        candidate_size: args.candidate_size,
+        candidate_order: args.candidate_order,
+        recalibrations: args.recalibrations,
+    };
+    // Checked before the bar is drawn: a bad limit is a one-line message (exit 2).
+    opts.candidate_limits().map_err(super::api_error)?;
+    let mut bar = Bar::new(max + 1, &args.run.bar);
     let stop = || signals.received().is_some();
     let (report, err) = api::quotient_until(
         &args.game,
-        Some(max),
-        args.max_memory,
-        !args.no_table,
+        &opts,
         |n, order| {
             bar.set_position(n as u64 + 1);
             bar.set_message(&format!("|Q| = {order}"));

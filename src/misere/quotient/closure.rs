@@ -22,10 +22,28 @@
 //! Every position, with any number of copies of each heap, is covered: this is a proof, not a
 //! sample. Heaps with the same `(g, O(h))` add nothing, which is what makes periodicity final
 //! (see [`super`]).
+//!
+//! # On several threads
+//! With an [`Executor`] of more than one thread ([`Closure::new_on`]) the states are taken in
+//! batches, in the order the serial loop takes them. The successors of a batch's states (the
+//! gathers and unions, nearly all the work) are computed in parallel, each checked against
+//! the states known when the batch began (read only); those not found come back in order,
+//! and one thread then checks and inserts them exactly as the serial loop does (looked up
+//! again, since an earlier one of the batch may have added it). A successor found among the
+//! earlier states is one the serial loop would have found too, and the checks are functions
+//! of the state alone; so the states, their numbers and parents, the failing position (the
+//! first met in the serial order) and the state limit's verdict are the serial ones, bit for
+//! bit. The serial loop stays beside it as the reference (and for one thread). A batch is
+//! sized to a few hundred microseconds of work and at most [`BATCH_BYTES`] of successors; its
+//! last states' work is wasted when an earlier one fails.
 
 use std::collections::HashSet;
+use std::ops::Range;
+
+use rayon::prelude::*;
 
 use super::monoid::Monoid;
+use crate::engine::Executor;
 use crate::fxhash::{hash_words, FxBuild};
 
 /// Why the closure stopped.
@@ -43,6 +61,14 @@ pub enum ClosureError {
 /// States handled between two calls of a stop check: at most some milliseconds of work on the
 /// largest quotients met (a state costs a gather of `|Q|` bits per distinct heap element).
 pub const STOP_EVERY: usize = 256;
+
+/// Most bytes of successors a batch of the parallel closure holds at once (within the
+/// solver's [`super::limits::SLACK`]).
+pub const BATCH_BYTES: usize = 8 << 20;
+
+/// Work a batch of the parallel closure aims at, in bytes gathered and words joined: some
+/// hundreds of microseconds, long beside the cost of handing a batch to the pool.
+const BATCH_WORK: usize = 1 << 20;
 
 /// Each byte value with its bits spread one to a byte (bit `i` into byte `i`).
 const SPREAD: [u64; 256] = {
@@ -138,11 +164,40 @@ pub struct Closure {
     /// Open addressing: `state + 1` or 0 (empty), a power of two long.
     slots: Vec<u32>,
     limit: usize,
+    /// The threads successors are computed on (one: the serial loop).
+    executor: Executor,
 }
+
+/// What one thread of the parallel closure needs besides the closure: the expanded signature,
+/// the gathers of the current state (one per distinct `g`) and a successor.
+struct Scratch {
+    bytes: Vec<u8>,
+    cache: Vec<u64>,
+    done: Vec<bool>,
+    buf: Vec<u64>,
+}
+
+/// The successors of a run of states not among the states known when their batch began: the
+/// state and transition of each, and its words (`w + 1` each), by state then transition.
+#[derive(Default)]
+struct Fresh {
+    from: Vec<(u32, u32)>,
+    words: Vec<u64>,
+}
+
+/// Runs of states a batch is cut into a thread (each run one task, one scratch and one list
+/// of successors: few allocations, and threads that finish at about the same time).
+const RUNS_PER_THREAD: usize = 4;
 
 impl Closure {
     /// The closure of the empty position alone for `m`, with at most `limit` states.
     pub fn new(m: &Monoid, limit: usize) -> Closure {
+        Closure::new_on(m, limit, Executor::serial())
+    }
+
+    /// [`Closure::new`], computing successors on the threads of `executor` (see the module
+    /// text: the states and the verdict do not depend on it).
+    pub fn new_on(m: &Monoid, limit: usize, executor: Executor) -> Closure {
         let q = m.order;
         let w = q.div_ceil(64);
         let mut quot = vec![0u64; q * w];
@@ -168,6 +223,7 @@ impl Closure {
             states: Vec::new(),
             slots: vec![0; 1024],
             limit: limit.max(1),
+            executor,
         };
         let start = vec![0u64; w + 1];
         c.insert(&start, (u32::MAX, u32::MAX));
@@ -272,6 +328,9 @@ impl Closure {
         self.transition_heaps.push(heap);
         let t_new = self.transitions.len() - 1;
         let old = self.len();
+        if self.executor.threads() > 1 {
+            return self.close_in_batches(old, t_new, stop);
+        }
         let w = self.w;
         // The old states were closed under the old transitions: apply the new one to them,
         // then every transition to each state that appears.
@@ -344,6 +403,16 @@ impl Closure {
         gathered: &[u64],
         buf: &mut [u64],
     ) -> Result<(), ClosureError> {
+        self.successor(s, t, gathered, buf);
+        if self.contains(buf) {
+            return Ok(());
+        }
+        self.admit(s, t, buf)
+    }
+
+    /// The state reached from state `s` by transition `t` into `buf`, from `gathered`, the
+    /// gather of σ(s) through `t`'s `g`.
+    fn successor(&self, s: usize, t: usize, gathered: &[u64], buf: &mut [u64]) {
         let (q, w) = (self.q, self.w);
         let head = self.states[s * (w + 1)];
         let a = (head & 0xffff_ffff) as usize;
@@ -360,9 +429,14 @@ impl Closure {
                 *d |= s;
             }
         }
-        if self.contains(buf) {
-            return Ok(());
-        }
+    }
+
+    /// Checks the new state `buf`, reached from state `s` by transition `t`, and inserts it:
+    /// its failing position when the candidate predicts it wrongly, or the state limit.
+    fn admit(&mut self, s: usize, t: usize, buf: &[u64]) -> Result<(), ClosureError> {
+        let head = buf[0];
+        let a2 = (head & 0xffff_ffff) as usize;
+        let moved2 = head >> 32 != 0;
         let some_option_in_p = buf[1] & 1 != 0;
         if self.p[a2] != (moved2 && !some_option_in_p) {
             let mut heaps = vec![self.transition_heaps[t]];
@@ -380,6 +454,124 @@ impl Closure {
         }
         self.insert(buf, (s as u32, t as u32));
         Ok(())
+    }
+
+    /// The parallel closure (see the module text): the old states `0 … old − 1` under the new
+    /// transition `t_new`, then every state from `old` on under every transition, in batches.
+    fn close_in_batches(
+        &mut self,
+        old: usize,
+        t_new: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), ClosureError> {
+        let only_new = [t_new];
+        let all: Vec<usize> = (0..self.transitions.len()).collect();
+        // States since the stop check was last called (it may be costly: Python's takes
+        // the interpreter's lock).
+        let mut unchecked = 0;
+        let mut next = 0;
+        while next < self.len() {
+            let ts: &[usize] = if next < old { &only_new } else { &all };
+            let end = if next < old { old } else { self.len() };
+            let end = end.min(next + self.batch_len(ts));
+            if unchecked >= STOP_EVERY {
+                unchecked = 0;
+                if stop() {
+                    return Err(ClosureError::Stopped);
+                }
+            }
+            unchecked += end - next;
+            self.close_batch(next..end, ts)?;
+            next = end;
+        }
+        Ok(())
+    }
+
+    /// States in a batch taking transitions `ts`: about [`BATCH_WORK`] of work, successors
+    /// within [`BATCH_BYTES`], at least a few a thread.
+    fn batch_len(&self, ts: &[usize]) -> usize {
+        let mut gs: Vec<usize> = ts.iter().map(|&t| self.transition_g[t]).collect();
+        gs.sort_unstable();
+        gs.dedup();
+        let join: usize = ts.iter().map(|&t| self.transitions[t].1.len() + 1).sum();
+        let work = gs.len() * self.q + join * (self.w + 1) * 8;
+        let bytes = ts.len() * (self.w + 1) * 8;
+        let n = (BATCH_WORK / work.max(1))
+            .min(BATCH_BYTES / bytes.max(1))
+            .max(4 * self.executor.threads());
+        #[cfg(test)]
+        let n = n.min(tests::BATCH_CAP.with(|c| c.get())).max(1);
+        n
+    }
+
+    /// One batch of the parallel closure: the successors of `states` by `ts` computed on the
+    /// executor's threads, then checked and inserted in order on this one.
+    fn close_batch(&mut self, states: Range<usize>, ts: &[usize]) -> Result<(), ClosureError> {
+        if states.is_empty() {
+            return Ok(());
+        }
+        let this = &*self;
+        let runs = (RUNS_PER_THREAD * this.executor.threads()).min(states.len());
+        let per_run = states.len().div_ceil(runs);
+        let fresh: Vec<Fresh> = this.executor.install(|| {
+            (0..runs)
+                .into_par_iter()
+                .map(|r| {
+                    let start = states.start + r * per_run;
+                    let end = (start + per_run).min(states.end);
+                    let mut scratch = this.scratch();
+                    let mut out = Fresh::default();
+                    for s in start..end {
+                        this.fresh_successors(s, ts, &mut scratch, &mut out);
+                    }
+                    out
+                })
+                .collect()
+        });
+        let n = self.w + 1;
+        for f in fresh {
+            for (&(s, t), buf) in f.from.iter().zip(f.words.chunks_exact(n)) {
+                if !self.contains(buf) {
+                    self.admit(s as usize, t as usize, buf)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn scratch(&self) -> Scratch {
+        Scratch {
+            bytes: vec![0u8; self.bytes_len()],
+            cache: vec![0u64; self.gs.len() * self.w],
+            done: vec![false; self.gs.len()],
+            buf: vec![0u64; self.w + 1],
+        }
+    }
+
+    /// The successors of state `s` by the transitions `ts` that are not states yet, onto `out`.
+    fn fresh_successors(&self, s: usize, ts: &[usize], scratch: &mut Scratch, out: &mut Fresh) {
+        let w = self.w;
+        let Scratch {
+            bytes,
+            cache,
+            done,
+            buf,
+        } = scratch;
+        done.fill(false);
+        self.expand(s, bytes);
+        for &t in ts {
+            let gi = self.transition_g[t];
+            let slot = &mut cache[gi * w..(gi + 1) * w];
+            if !done[gi] {
+                done[gi] = true;
+                self.gather(bytes, self.gs[gi], slot);
+            }
+            self.successor(s, t, slot, buf);
+            if !self.contains(buf) {
+                out.from.push((s as u32, t as u32));
+                out.words.extend_from_slice(buf);
+            }
+        }
     }
 }
 
@@ -411,9 +603,197 @@ pub fn consistent_at(m: &Monoid, path: &[(u32, Vec<u32>)]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    thread_local! {
+        /// The most states a batch of the parallel closure takes, for the tests of batch
+        /// boundaries (set on the thread that runs the closure).
+        pub(in crate::misere::quotient) static BATCH_CAP: std::cell::Cell<usize> =
+            const { std::cell::Cell::new(usize::MAX) };
+    }
+
+    /// Runs `f` with batches of at most `cap` states on this thread.
+    pub(in crate::misere::quotient) fn with_batch_cap<R>(cap: usize, f: impl FnOnce() -> R) -> R {
+        let before = BATCH_CAP.with(|c| c.replace(cap));
+        let r = f();
+        BATCH_CAP.with(|c| c.set(before));
+        r
+    }
+
+    /// A random code `0.d1…dk` (k ≤ 3, last digit non-zero).
+    fn code() -> impl Strategy<Value = String> {
+        prop::collection::vec(0u8..8, 1..=3)
+            .prop_filter("last digit non-zero", |d| *d.last().unwrap() != 0)
+            .prop_map(|d| format!("0.{}", d.iter().map(|x| x.to_string()).collect::<String>()))
+    }
+
+    /// Everything a closure is: its verdict, states (in order), parents and count.
+    type Whole = (Result<(), ClosureError>, Vec<u64>, Vec<(u32, u32)>);
+
+    /// The closure of `m` over heaps `order` (with `phi`), on `executor`.
+    fn close(
+        moves: &crate::rules::MoveSet,
+        m: &Monoid,
+        phi: &[u32],
+        order: &[usize],
+        limit: usize,
+        executor: Executor,
+    ) -> Whole {
+        let mut c = Closure::new_on(m, limit, executor);
+        let mut r = Ok(());
+        for &h in order {
+            let o = super::super::heap_options(moves, m, phi, h);
+            r = c.add_heap(h, phi[h], &o);
+            if r.is_err() {
+                break;
+            }
+        }
+        (r, c.states, c.parents)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 48,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0036),
+            ..ProptestConfig::default()
+        })]
+
+        /// The parallel closure is the serial one, bit for bit (verdict and failing position,
+        /// states in order, parents), on 2 and 3 threads, with batches of 1, 2, 5 states or
+        /// as many as it likes, and with state limits that stop it midway: on candidates of
+        /// random codes (freed heaps at random) and the codes' own quotients, heaps in the
+        /// solver's order with some first.
+        #[test]
+        fn the_parallel_closure_is_the_serial_one(
+            code in code(),
+            max in 6usize..14,
+            picks in prop::collection::vec((0usize..64, 1usize..4, 1usize..3), 0..3),
+            first in prop::collection::vec(0usize..64, 0..4),
+            limit in prop::sample::select(vec![3usize, 40, 300, 1 << 16]),
+        ) {
+            let rule = crate::rules::Rule::parse(&code).expect("a valid code");
+            let mut s = super::super::QuotientSolver::new(&rule, 1 << 16);
+            while s.count() <= max && s.monoid().order <= 48 && s.step().is_ok() {}
+            let last = s.phi.len() - 1;
+            prop_assume!(last >= 2);
+            let mut free: Vec<(usize, usize, usize)> = Vec::new();
+            for &(h, m, p) in &picks {
+                let h = 1 + h % last;
+                if free.iter().all(|f| f.0 != h) {
+                    free.push((h, m, p));
+                }
+            }
+            let first: Vec<usize> = first.iter().map(|&h| 1 + h % last).collect();
+            let order = super::super::heap_order(last, &first);
+            let mut cases = vec![(s.m.clone(), s.phi.clone())];
+            if !free.is_empty() {
+                cases.extend(super::super::build_candidate(&s.moves, &s.m, &s.phi, &free));
+            }
+            for (m, phi) in &cases {
+                let serial = close(&s.moves, m, phi, &order, limit, Executor::serial());
+                for threads in [2, 3] {
+                    for cap in [1, 2, 5, usize::MAX] {
+                        let ex = Executor::new(threads).expect("a pool");
+                        let par = with_batch_cap(cap, || {
+                            close(&s.moves, m, phi, &order, limit, ex)
+                        });
+                        prop_assert_eq!(&serial, &par, "{} free {:?} threads {} cap {}",
+                            code, free, threads, cap);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a computation of `code`'s quotient to heap `max` gives on `threads` threads with
+    /// batches of at most `cap` states: the report as JSON, the error, and every candidate
+    /// verified in its recalibrations (their times left out). Stops once the order passes
+    /// `max_order`, and recalibrates within small limits, so that it stays cheap.
+    fn computed(
+        code: &str,
+        max: usize,
+        max_order: usize,
+        threads: usize,
+        cap: usize,
+    ) -> (
+        String,
+        Option<super::super::QuotientError>,
+        Vec<super::super::Attempt>,
+    ) {
+        let rule = crate::rules::Rule::parse(code).expect("a valid code");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let limits = super::super::CandidateLimits {
+            size: 1 << 14,
+            order: 1 << 11,
+            ..Default::default()
+        };
+        let s = super::super::QuotientSolver::new(&rule, 1 << 20)
+            .with_candidate_limits(limits)
+            .with_executor(Executor::new(threads).expect("a pool"))
+            .with_trace(tx);
+        let (s, e) = with_batch_cap(cap, || {
+            super::super::compute_from(s, max, &|| false, |_, s| {
+                if s.monoid().order > max_order {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            })
+        });
+        let json = serde_json::to_string(&s.report()).expect("a report");
+        drop(s);
+        let attempts = rx
+            .iter()
+            .map(|a| super::super::Attempt {
+                build_ms: 0,
+                verify_ms: 0,
+                ..a
+            })
+            .collect();
+        (json, e, attempts)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 24,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0037),
+            ..ProptestConfig::default()
+        })]
+
+        /// A whole computation verified on 2 or 3 threads, in batches of any size, is the
+        /// serial one: the same report (order, |P|, Φ, table, presentation, changes, states;
+        /// compared as JSON), the same error, the same candidates with the same failing
+        /// positions.
+        #[test]
+        fn a_parallel_computation_is_the_serial_one(
+            code in code(),
+            max in 8usize..20,
+            threads in 2usize..=3,
+            cap in prop::sample::select(vec![1usize, 4, usize::MAX]),
+        ) {
+            let serial = computed(&code, max, 64, 1, usize::MAX);
+            let par = computed(&code, max, 64, threads, cap);
+            prop_assert_eq!(serial, par, "{} threads {} cap {}", code, threads, cap);
+        }
+    }
+
+    /// Dawson's Kayles to heap 28 (several recalibrations, candidates failing at positions of
+    /// several heaps): the same reports and candidates on 1, 2 and 3 threads, in batches of 3
+    /// states or of the size the closure picks.
+    #[test]
+    fn dawsons_kayles_is_the_same_on_any_number_of_threads() {
+        let serial = computed("0.07", 28, usize::MAX, 1, usize::MAX);
+        assert!(serial.1.is_none());
+        assert!(serial.2.iter().filter(|a| a.failure.is_some()).count() >= 4);
+        for threads in 1..=3 {
+            for cap in [3, usize::MAX] {
+                let par = computed("0.07", 28, usize::MAX, threads, cap);
+                assert!(par == serial, "threads {threads} cap {cap}");
+            }
+        }
+    }
 
     proptest! {
         /// The gather by bytes equals the plain definition, bit by bit, on rows of any length

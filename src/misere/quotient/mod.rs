@@ -227,6 +227,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::analysis::{theorem_t, Period, PeriodChecker};
+use crate::engine::Executor;
 use crate::rules::{MoveSet, Rule};
 
 pub use closure::{Closure, ClosureError};
@@ -335,6 +336,8 @@ pub struct QuotientSolver {
     attempts: Vec<Attempt>,
     /// Where each attempt is also sent as it is made, when asked.
     trace: Option<std::sync::mpsc::Sender<Attempt>>,
+    /// The threads verifications run on ([`QuotientSolver::with_executor`]).
+    executor: Executor,
 }
 
 /// How the candidates after a failed one are built (see the module text).
@@ -397,7 +400,16 @@ impl QuotientSolver {
             candidate_limits: CandidateLimits::default(),
             attempts: Vec::new(),
             trace: None,
+            executor: Executor::serial(),
         }
+    }
+
+    /// The same solver verifying candidates on the threads of `executor` ([`closure`]'s
+    /// parallel closure): every result, failing positions and attempts included, is the
+    /// serial one.
+    pub fn with_executor(mut self, executor: Executor) -> QuotientSolver {
+        self.executor = executor;
+        self
     }
 
     /// The same solver recalibrating failed candidates by `how`.
@@ -824,7 +836,7 @@ impl QuotientSolver {
             }));
         }
         let limit = self.state_limit.min(by_memory);
-        let mut c = Closure::new(m, limit);
+        let mut c = Closure::new_on(m, limit, self.executor.clone());
         for h in heap_order(phi.len() - 1, first) {
             let o = heap_options(&self.moves, m, phi, h);
             match c.add_heap_until(h, phi[h], &o, stop) {
@@ -1229,9 +1241,21 @@ pub fn compute_until(
     max_heap: usize,
     limits: Limits,
     stop: &dyn Fn() -> bool,
+    progress: impl FnMut(usize, &QuotientSolver) -> std::ops::ControlFlow<()>,
+) -> (QuotientSolver, Option<QuotientError>) {
+    let s = QuotientSolver::new(rule, limits.states).with_memory_limit(limits.memory);
+    compute_from(s, max_heap, stop, progress)
+}
+
+/// [`compute_until`] from a solver made by the caller (heap 0 alone, with its threads
+/// ([`QuotientSolver::with_executor`]), memory and candidate limits, trace): the same heaps,
+/// the same stops.
+pub fn compute_from(
+    mut s: QuotientSolver,
+    max_heap: usize,
+    stop: &dyn Fn() -> bool,
     mut progress: impl FnMut(usize, &QuotientSolver) -> std::ops::ControlFlow<()>,
 ) -> (QuotientSolver, Option<QuotientError>) {
-    let mut s = QuotientSolver::new(rule, limits.states).with_memory_limit(limits.memory);
     while s.count() <= max_heap && s.certified().is_none() {
         if let Err(e) = s.step_until(stop) {
             // Keep the heaps before the failing one.

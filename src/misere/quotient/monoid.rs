@@ -99,6 +99,11 @@ impl ProductTable {
         &ids[a * self.order..(a + 1) * self.order]
     }
 
+    /// The ids, `ids[a * order + b] = a·b`, or `None` when the table was left out.
+    pub fn into_ids(self) -> Option<Vec<u32>> {
+        self.ids
+    }
+
     /// The rows, `rows[a][b] = a·b` (a copy; for tests and small quotients).
     pub fn rows(&self) -> Vec<Vec<u32>> {
         (0..self.order).map(|a| self.row(a).to_vec()).collect()

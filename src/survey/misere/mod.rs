@@ -239,6 +239,9 @@ pub fn misere_row_watched(
         states: opts.state_limit,
         memory: usize::MAX,
     };
+    // One thread a game (`compute_until` verifies serially): the games are the survey's
+    // parallel work, as many at once as its threads, so a parallel verification in each would
+    // only oversubscribe the cores.
     let (solver, err) = compute_until(&game.rule, opts.max_heap, limits, &out_of_time, |h, s| {
         if on_heap(h, s.monoid().order).is_break() {
             stop = Some(Stop::Flag);
