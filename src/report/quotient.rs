@@ -74,6 +74,10 @@ pub fn write_quotient_text<W: Write>(mut out: W, rule: &Rule, c: &Classified) ->
     }
     let changes: Vec<String> = r.changes.iter().map(|(h, o)| format!("{h}:{o}")).collect();
     writeln!(out, "changes       {} (heap:order)", changes.join(" "))?;
-    writeln!(out, "verified      {} states of positions", r.states)?;
+    writeln!(
+        out,
+        "verified      {} classes of positions (element, has a move)",
+        r.states
+    )?;
     out.flush()
 }

@@ -89,7 +89,7 @@ const SPREAD: [u64; 256] = {
 /// an element, 64 into a buffer, then packed to a word. `bytes` is a power of two long and
 /// longer than every index of `row`: the mask keeps each index as it is and lets the compiler
 /// drop the bounds checks.
-fn gather_bits(bytes: &[u8], row: &[u32], out: &mut [u64]) {
+pub(super) fn gather_bits(bytes: &[u8], row: &[u32], out: &mut [u64]) {
     let mask = bytes.len() - 1;
     debug_assert!(bytes.len().is_power_of_two() && row.iter().all(|&x| (x as usize) < bytes.len()));
     let bytes = &bytes[..=mask];
@@ -200,14 +200,7 @@ impl Closure {
     pub fn new_on(m: &Monoid, limit: usize, executor: Executor) -> Closure {
         let q = m.order;
         let w = q.div_ceil(64);
-        let mut quot = vec![0u64; q * w];
-        let mut p_bytes = vec![0u8; q.next_power_of_two()];
-        for (b, &x) in p_bytes.iter_mut().zip(&m.p) {
-            *b = u8::from(x);
-        }
-        for (row, out) in m.table.chunks_exact(q).zip(quot.chunks_exact_mut(w)) {
-            gather_bits(&p_bytes, row, out);
-        }
+        let quot = p_rows(m);
         let mut c = Closure {
             q,
             w,
@@ -378,12 +371,7 @@ impl Closure {
 
     /// σ(s) one byte a bit (0 or 1) into `bytes`.
     fn expand(&self, s: usize, bytes: &mut [u8]) {
-        let sig = &self.state(s)[1..];
-        for (word, out) in sig.iter().zip(bytes.chunks_exact_mut(64)) {
-            for (b, out) in word.to_le_bytes().iter().zip(out.chunks_exact_mut(8)) {
-                out.copy_from_slice(&SPREAD[*b as usize].to_le_bytes());
-            }
-        }
+        spread(&self.state(s)[1..], bytes);
     }
 
     /// `{ z : gz ∈ σ }` into `out`, from σ expanded by [`Closure::expand`] into `bytes`.
@@ -571,6 +559,31 @@ impl Closure {
                 out.from.push((s as u32, t as u32));
                 out.words.extend_from_slice(buf);
             }
+        }
+    }
+}
+
+/// The rows `P/t = { z : tz ∈ P }` of `m` for every `t`, `|Q|/64` words (rounded up) each.
+pub(super) fn p_rows(m: &Monoid) -> Vec<u64> {
+    let q = m.order;
+    let w = q.div_ceil(64);
+    let mut rows = vec![0u64; q * w];
+    let mut p_bytes = vec![0u8; q.next_power_of_two()];
+    for (b, &x) in p_bytes.iter_mut().zip(&m.p) {
+        *b = u8::from(x);
+    }
+    for (row, out) in m.table.chunks_exact(q).zip(rows.chunks_exact_mut(w)) {
+        gather_bits(&p_bytes, row, out);
+    }
+    rows
+}
+
+/// The bits of `words` one a byte (0 or 1) into `bytes` (64 bytes a word), for
+/// [`gather_bits`].
+pub(super) fn spread(words: &[u64], bytes: &mut [u8]) {
+    for (word, out) in words.iter().zip(bytes.chunks_exact_mut(64)) {
+        for (b, out) in word.to_le_bytes().iter().zip(out.chunks_exact_mut(8)) {
+            out.copy_from_slice(&SPREAD[*b as usize].to_le_bytes());
         }
     }
 }

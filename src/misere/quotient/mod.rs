@@ -36,8 +36,12 @@
 //! 3. `M` reduced by indistinguishability (Moore's partition refinement, O(|M|·generators) a
 //!    round) and renumbered by least word: when nothing merges beyond `Q` itself the quotient
 //!    did not change (heap `n` equals an old element).
-//! 4. The reduced candidate is verified by [`closure::Closure`] over all heaps `1 … n`. If it
-//!    passes it *is* `Q_n`: a proof covering every position of `A_n`.
+//! 4. The reduced candidate is verified over all heaps `1 … n`, by the closure of
+//!    [`closure::Closure`] (every signature of a position) or by its envelopes
+//!    ([`envelope::Envelope`]: the union and intersection of the signatures of each class of
+//!    positions, which decide the same). If it passes it *is* `Q_n`: a proof covering every
+//!    position of `A_n`. When the quotient does not change, heap `n` adds one transition to
+//!    the envelopes kept from the heaps before.
 //! 5. If it fails, some positions of old heaps with one element of `Q_{n−1}` must be told apart
 //!    (the old quotient is refined). The closure names a failing position (one of the fewest
 //!    heaps); *recalibration* (Plambeck and Siegel's, guided by a failing position) frees a
@@ -98,8 +102,16 @@
 //! (O(|M|·generators) a round), and the closure: O(states · transitions · |Q|/64) words plus
 //! one gather of `|Q|` bits per state and distinct heap element. Its states are bitsets over
 //! `Q` in one flat array (`|Q|/64 + 1` words each) found through an open-addressing table, so
-//! memory is about `states · (|Q|/8 + 16)` bytes, bounded by the state limit given. Three
+//! memory is about `states · (|Q|/8 + 16)` bytes, bounded by the state limit given. Four
 //! things keep it fast (measured in `results/misere.md`):
+//! - **Envelopes, not signatures, once a closure grows** ([`QuotientSolver::verify_full`]). The
+//!   closure's states are the distinct signatures of positions, which a `Φ` that is not yet
+//!   periodic multiplies with every heap (0.644, order 108: 0.39 million states at heap 80,
+//!   1.8 million at heap 84, each new heap a pass over all of them); the envelopes are at most
+//!   `2·|Q|` classes. A candidate is first given a closure of at most [`CLOSURE_FIRST`] states
+//!   an element (a failing candidate usually fails within it, and one that ends is proved);
+//!   beyond, the envelopes decide, and a candidate they fail gets the full closure only to
+//!   name its least failing position. 0.644 to heap 84: 26 s → 0.02 s.
 //! - **Failures early.** Candidates that fail cost the most (0.07 at heap 33 tries 27 before
 //!   the one that passes). The closure is the same set of states in any order of the heaps,
 //!   but a failure is met as soon as a failing position's heaps are in: the verification adds
@@ -214,6 +226,7 @@
 //! left open).
 
 pub mod closure;
+pub mod envelope;
 pub mod limits;
 pub mod monoid;
 #[cfg(test)]
@@ -231,6 +244,7 @@ use crate::engine::Executor;
 use crate::rules::{MoveSet, Rule};
 
 pub use closure::{Closure, ClosureError};
+pub use envelope::{Envelope, EnvelopeError};
 pub use monoid::{presentation, Monoid, Presentation, ProductTable};
 
 /// Why a quotient computation stopped.
@@ -277,6 +291,16 @@ pub enum QuotientError {
         /// The order of the candidate (reduced, or not yet reduced) that did not fit.
         order: usize,
     },
+    /// The two verifications of a candidate disagreed: the envelopes and the closure decide the
+    /// same thing by different means, so this is a bug (and no quotient is reported for it).
+    #[error(
+        "the two verifications of heap {heap} disagree (a bug in nimseq, please report it); the \
+         quotient of the heaps before is kept"
+    )]
+    Disagreement {
+        /// The heap.
+        heap: usize,
+    },
     /// The powers of a new generator did not repeat within the limit.
     #[error("the powers of heap {heap}'s element did not repeat within {limit} columns")]
     LongCycle {
@@ -303,6 +327,10 @@ fn refinement_text(heap: usize, verified: usize, exhausted: bool) -> String {
     )
 }
 
+/// States a candidate element of the closure tried before the envelopes (see
+/// [`QuotientSolver::verify_full`]).
+const CLOSURE_FIRST: usize = 16;
+
 /// Most columns (powers of a new generator) tried before giving up.
 const MAX_COLUMNS: usize = 1 << 14;
 
@@ -320,7 +348,8 @@ pub struct QuotientSolver {
     heap_opts: Vec<Vec<u32>>,
     /// Option elements of each element's least word.
     word_opts: Vec<Vec<u32>>,
-    closure: Closure,
+    /// The envelopes of the quotient's verification, grown heap by heap while it holds.
+    envelope: Envelope,
     changes: Vec<(usize, usize)>,
     certified: Option<Period>,
     state_limit: usize,
@@ -382,7 +411,7 @@ impl QuotientSolver {
     /// `state_limit` states.
     pub fn new(rule: &Rule, state_limit: usize) -> QuotientSolver {
         let m = Monoid::trivial();
-        let closure = Closure::new(&m, state_limit);
+        let envelope = Envelope::new(&m);
         QuotientSolver {
             rule: rule.clone(),
             moves: rule.moves(16),
@@ -390,7 +419,7 @@ impl QuotientSolver {
             m,
             phi: vec![0],
             heap_opts: vec![Vec::new()],
-            closure,
+            envelope,
             changes: vec![(0, 1)],
             certified: None,
             state_limit,
@@ -454,9 +483,9 @@ impl QuotientSolver {
     }
 
     /// Bytes held between candidates: the quotient (and the copy kept in case the step
-    /// fails), its verification closure, the option lists.
+    /// fails), its verification's envelopes, the option lists.
     fn held_bytes(&self) -> usize {
-        limits::monoid_bytes(&self.m) + self.backup_bytes + limits::closure_bytes(&self.closure)
+        limits::monoid_bytes(&self.m) + self.backup_bytes + self.envelope.bytes()
     }
 
     /// Bytes left for a candidate and its verification.
@@ -538,9 +567,10 @@ impl QuotientSolver {
         self.certified.as_ref()
     }
 
-    /// States in the verification closure.
+    /// Classes of positions (element, has a move) in the verification of the quotient
+    /// ([`envelope`]): at most twice its order.
     pub fn states(&self) -> usize {
-        self.closure.len()
+        self.envelope.len()
     }
 
     /// The element of heap `h`: from `Φ` for heaps done, from the certified period beyond.
@@ -675,15 +705,23 @@ impl QuotientSolver {
             // Nothing new: heap n is an old element (the classes of (a, 0) are the old
             // elements in the old order, see the module text).
             debug_assert!((0..q).all(|a| class[a] as usize == a));
-            match self.closure.add_heap_until(n, x_class, &o, stop) {
+            match self.envelope.add_heap_until(&self.m, x_class, &o, stop) {
                 Ok(()) => {
                     self.phi.push(x_class);
                     self.heap_opts.push(o);
                     self.certify();
                     return Ok(());
                 }
-                Err(ClosureError::Stopped) => return Err(QuotientError::Stopped { heap: n }),
-                Err(e) => (e, self.closure.len()),
+                Err(EnvelopeError::Stopped) => return Err(QuotientError::Stopped { heap: n }),
+                Err(EnvelopeError::Fails) => {
+                    // Some position fails: the closure names the least one.
+                    let mut phi = self.phi.clone();
+                    phi.push(x_class);
+                    match self.failing_closure(n, &self.m, &phi, &[n], stop) {
+                        VerifyError::Quotient(e) => return Err(e),
+                        VerifyError::Closure(e, states) => (e, states),
+                    }
+                }
             }
         } else {
             let mut rep = vec![usize::MAX; count];
@@ -720,8 +758,8 @@ impl QuotientSolver {
             let mut phi: Vec<u32> = self.phi.iter().map(|&f| class[f as usize]).collect();
             phi.push(x_class);
             match self.verify_full(n, &new, &phi, &[n], stop) {
-                Ok(closure) => {
-                    self.commit(new, phi, closure);
+                Ok(envelope) => {
+                    self.commit(new, phi, envelope);
                     return Ok(());
                 }
                 Err(VerifyError::Quotient(e)) => return Err(e),
@@ -814,8 +852,13 @@ impl QuotientSolver {
         }
     }
 
-    /// The closure of a candidate over heaps `1 … phi.len() − 1`, with as many states as the
-    /// state limit and the memory left beside the candidate `m` allow.
+    /// Verifies a candidate over heaps `1 … phi.len() − 1` (the heaps `first` added first):
+    /// its envelopes when it passes; its least failing position, found by the closure, when
+    /// it fails. A closure of at most [`CLOSURE_FIRST`] states a candidate element is tried
+    /// first: most failing candidates fail within a few states of it (so their failure costs
+    /// what it did before envelopes), and a closure that ends proves the candidate as well.
+    /// Otherwise the envelopes decide ([`envelope`]), and the closure runs in full only to
+    /// name the failing position of a candidate that fails.
     fn verify_full(
         &self,
         n: usize,
@@ -823,17 +866,89 @@ impl QuotientSolver {
         phi: &[u32],
         first: &[usize],
         stop: &dyn Fn() -> bool,
-    ) -> Result<Closure, VerifyError> {
+    ) -> Result<Envelope, VerifyError> {
+        let memory = VerifyError::Quotient(QuotientError::Memory {
+            heap: n,
+            limit: self.memory_limit,
+            order: m.order,
+        });
+        let room = self
+            .budget()
+            .saturating_sub(limits::monoid_bytes(m) + Envelope::bytes_for(m.order));
+        if room < closure::fixed_bytes(m.order) {
+            return Err(memory);
+        }
+        let order = heap_order(phi.len() - 1, first);
+        let first_limit = CLOSURE_FIRST
+            .saturating_mul(m.order)
+            .saturating_add(limits::MIN_STATES)
+            .min(self.state_limit)
+            .min((room - closure::fixed_bytes(m.order)) / closure::bytes_per_state(m.order));
+        let mut c = Closure::new(m, first_limit.max(1));
+        let mut closed = true;
+        for &h in &order {
+            let o = heap_options(&self.moves, m, phi, h);
+            match c.add_heap_until(h, phi[h], &o, stop) {
+                Ok(()) => {}
+                Err(ClosureError::Stopped) => {
+                    return Err(VerifyError::Quotient(QuotientError::Stopped { heap: n }))
+                }
+                Err(ClosureError::TooMany) => {
+                    closed = false;
+                    break;
+                }
+                Err(e) => return Err(VerifyError::Closure(e, c.len())),
+            }
+        }
+        drop(c);
+        let mut env = Envelope::new(m);
+        let mut fails = false;
+        for &h in &order {
+            let o = heap_options(&self.moves, m, phi, h);
+            match env.add_heap_until(m, phi[h], &o, stop) {
+                Ok(()) => {}
+                Err(EnvelopeError::Stopped) => {
+                    return Err(VerifyError::Quotient(QuotientError::Stopped { heap: n }))
+                }
+                Err(EnvelopeError::Fails) => {
+                    fails = true;
+                    break;
+                }
+            }
+        }
+        match (fails, closed) {
+            (false, _) => Ok(env),
+            (true, true) => Err(VerifyError::Quotient(QuotientError::Disagreement {
+                heap: n,
+            })),
+            (true, false) => {
+                drop(env);
+                Err(self.failing_closure(n, m, phi, first, stop))
+            }
+        }
+    }
+
+    /// The closure of a candidate known to fail, over heaps `1 … phi.len() − 1` (`first`
+    /// first), with as many states as the state limit and the memory left beside the
+    /// candidate `m` allow: its least failing position (or why it found none).
+    fn failing_closure(
+        &self,
+        n: usize,
+        m: &Monoid,
+        phi: &[u32],
+        first: &[usize],
+        stop: &dyn Fn() -> bool,
+    ) -> VerifyError {
         let room = self
             .budget()
             .saturating_sub(limits::monoid_bytes(m) + closure::fixed_bytes(m.order));
         let by_memory = room / closure::bytes_per_state(m.order);
         if by_memory < limits::MIN_STATES {
-            return Err(VerifyError::Quotient(QuotientError::Memory {
+            return VerifyError::Quotient(QuotientError::Memory {
                 heap: n,
                 limit: self.memory_limit,
                 order: m.order,
-            }));
+            });
         }
         let limit = self.state_limit.min(by_memory);
         let mut c = Closure::new_on(m, limit, self.executor.clone());
@@ -842,27 +957,28 @@ impl QuotientSolver {
             match c.add_heap_until(h, phi[h], &o, stop) {
                 Ok(()) => {}
                 Err(ClosureError::Stopped) => {
-                    return Err(VerifyError::Quotient(QuotientError::Stopped { heap: n }))
+                    return VerifyError::Quotient(QuotientError::Stopped { heap: n })
                 }
                 Err(ClosureError::TooMany) if limit < self.state_limit => {
-                    return Err(VerifyError::Quotient(QuotientError::Memory {
+                    return VerifyError::Quotient(QuotientError::Memory {
                         heap: n,
                         limit: self.memory_limit,
                         order: m.order,
-                    }))
+                    })
                 }
-                Err(e) => return Err(VerifyError::Closure(e, c.len())),
+                Err(e) => return VerifyError::Closure(e, c.len()),
             }
         }
-        Ok(c)
+        // The envelopes said it fails and the closure passed every position.
+        VerifyError::Quotient(QuotientError::Disagreement { heap: n })
     }
 
     /// A verified quotient for heaps `0 … phi.len() − 1` becomes the solver's.
-    fn commit(&mut self, m: Monoid, phi: Vec<u32>, closure: Closure) {
+    fn commit(&mut self, m: Monoid, phi: Vec<u32>, envelope: Envelope) {
         let n = phi.len() - 1;
         self.m = m;
         self.phi = phi;
-        self.closure = closure;
+        self.envelope = envelope;
         self.heap_opts = (0..=n).map(|h| self.options_of_heap(h)).collect();
         self.word_opts = (0..self.m.order)
             .map(|a| self.options_of_word(&self.m.words[a].clone()))
@@ -1071,8 +1187,8 @@ impl QuotientSolver {
             &verdict,
         ));
         match verdict {
-            Ok(closure) => {
-                self.commit(m, phi, closure);
+            Ok(envelope) => {
+                self.commit(m, phi, envelope);
                 Ok(None)
             }
             Err(VerifyError::Quotient(e)) => Err(e),
@@ -1142,7 +1258,7 @@ impl QuotientSolver {
                 .collect(),
             elements: (0..m.order as u32).map(|e| pres.element_text(e)).collect(),
             changes: self.changes.clone(),
-            states: self.closure.len(),
+            states: self.envelope.len(),
             stopped: None,
         }
     }
@@ -1196,7 +1312,8 @@ pub struct QuotientReport {
     pub elements: Vec<String>,
     /// `[heap, order]` at heap 0 and wherever the quotient changed.
     pub changes: Vec<(usize, usize)>,
-    /// States of the verification closure.
+    /// Classes of positions (element, has a move) reached by the verification of the
+    /// quotient ([`envelope`]): at most twice its order.
     pub states: usize,
     /// Why the computation ended before a certificate (`null` when certified): the heap limit,
     /// an interruption, or an error.
@@ -1310,10 +1427,10 @@ fn attempt(
     built: usize,
     build_ms: u64,
     verifying: Instant,
-    verdict: &Result<Closure, VerifyError>,
+    verdict: &Result<Envelope, VerifyError>,
 ) -> Attempt {
     let (failure, states) = match verdict {
-        Ok(c) => (None, c.len()),
+        Ok(e) => (None, e.len()),
         Err(VerifyError::Closure(ClosureError::Inconsistent(p), s)) => (Some(p.clone()), *s),
         Err(VerifyError::Closure(_, s)) => (None, *s),
         Err(VerifyError::Quotient(_)) => (None, 0),

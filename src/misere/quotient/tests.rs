@@ -1,10 +1,13 @@
 //! The fast paths against the plain ones ([`super::reference`]) on random octal codes: the
 //! candidate construction must give the same monoid and `Φ`, and the verification closure the
-//! same verdict and states, in the plain heap order and in the order the solver uses.
+//! same verdict and states, in the plain heap order and in the order the solver uses; the
+//! envelopes the plain closure's verdict, on candidates that pass and on ones that fail.
 
 use proptest::prelude::*;
 
-use super::{build_candidate, heap_options, heap_order, reference, Closure, QuotientSolver};
+use super::{
+    build_candidate, heap_options, heap_order, reference, Closure, Envelope, QuotientSolver,
+};
 use crate::rules::Rule;
 
 /// A random code `0.d1…dk` (k ≤ 3, last digit non-zero).
@@ -54,6 +57,62 @@ fn fast_verdict(
         }
     }
     (Ok(()), c.len())
+}
+
+/// Does the candidate pass by its envelopes, heaps in the solver's order with `first` first?
+fn envelope_passes(s: &QuotientSolver, m: &super::Monoid, phi: &[u32], first: &[usize]) -> bool {
+    let mut e = Envelope::new(m);
+    heap_order(phi.len() - 1, first).into_iter().all(|h| {
+        e.add_heap(m, phi[h], &heap_options(&s.moves, m, phi, h))
+            .is_ok()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_e4e1),
+        ..ProptestConfig::default()
+    })]
+
+    /// The envelopes decide what the plain closure decides: on candidates with random freed
+    /// heaps (most fail), on the solver's quotient (it passes), and on each of these with one
+    /// element's membership of P flipped (a wrong candidate, usually).
+    #[test]
+    fn envelopes_give_the_closures_verdict(
+        code in code(),
+        max in 6usize..14,
+        picks in prop::collection::vec((0usize..64, 1usize..4, 1usize..3), 1..3),
+        first in prop::collection::vec(0usize..64, 0..4),
+        flip in 1usize..1000,
+    ) {
+        let s = solver(&code, max);
+        let last = s.phi.len() - 1;
+        prop_assume!(last >= 2 && s.monoid().order <= 24);
+        let mut free: Vec<(usize, usize, usize)> = Vec::new();
+        for &(h, m, p) in &picks {
+            let h = 1 + h % last;
+            if free.iter().all(|f| f.0 != h) {
+                free.push((h, m, p));
+            }
+        }
+        let first: Vec<usize> = first.iter().map(|&h| 1 + h % last).collect();
+        let mut cases: Vec<(super::Monoid, Vec<u32>)> = vec![(s.m.clone(), s.phi.clone())];
+        cases.extend(build_candidate(&s.moves, &s.m, &s.phi, &free));
+        for i in 0..cases.len() {
+            let (mut m, phi) = cases[i].clone();
+            if m.order > 1 {
+                let k = 1 + flip % (m.order - 1);
+                m.p[k] = !m.p[k];
+                cases.push((m, phi));
+            }
+        }
+        for (m, phi) in &cases {
+            let (plain, _) = plain_verdict(&s, m, phi);
+            prop_assert_eq!(plain.is_ok(), envelope_passes(&s, m, phi, &[]), "{} free {:?}", code, free);
+            prop_assert_eq!(plain.is_ok(), envelope_passes(&s, m, phi, &first), "{} first {:?}", code, first);
+        }
+    }
 }
 
 proptest! {
