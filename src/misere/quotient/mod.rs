@@ -884,7 +884,7 @@ impl QuotientSolver {
             .saturating_add(limits::MIN_STATES)
             .min(self.state_limit)
             .min((room - closure::fixed_bytes(m.order)) / closure::bytes_per_state(m.order));
-        let mut c = Closure::new(m, first_limit.max(1));
+        let mut c = Closure::new_on(m, first_limit.max(1), self.executor.clone());
         let mut closed = true;
         for &h in &order {
             let o = heap_options(&self.moves, m, phi, h);
