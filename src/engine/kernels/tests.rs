@@ -113,12 +113,14 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                 pos.extend(ps);
                 val.extend((0..k).map(|_| pick(next, false)));
             }
+            let words = LaneWords::of(&keys, &vals, &val);
             let runs: Vec<Columns<'_>> = bounds
                 .iter()
                 .map(|&(base, i, j)| Columns {
                     base,
                     pos: &pos[i..j],
                     val: &val[i..j],
+                    word: words.rare(i..j).expect("a word a value"),
                 })
                 .collect();
             let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
@@ -127,7 +129,16 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                 .collect();
             let mut rows = start.clone();
             assert!(lane_marks(
-                tier, &mut rows, stride, width, &vals, &runs, len, &keys, all_common
+                tier,
+                &mut rows,
+                stride,
+                width,
+                &vals,
+                &runs,
+                len,
+                &keys,
+                all_common,
+                Some(&words)
             ));
             let mut want = start;
             for &(q, g) in &cols {
@@ -177,14 +188,17 @@ fn lane_marks_reject_columns_past_the_values() {
         sets.flat_map(|tier| [(100, 1, 2), (60, 0, 41), (5, 6, 1), (70, 10, 40)].map(|c| (tier, c)))
     {
         let (pos, val) = ([p], [0]);
+        let words = LaneWords::of(&keys, &vals, &val);
         let cols = [Columns {
             base,
             pos: &pos,
             val: &val,
+            word: words.rare(0..1).expect("a word a value"),
         }];
         let mut rows = vec![0u8; len * 576];
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lane_marks(tier, &mut rows, 576, 512, &vals, &cols, len, &keys, false)
+            let words = Some(&words);
+            lane_marks(tier, &mut rows, 576, 512, &vals, &cols, len, &keys, false, words)
         }));
         // The last is the largest column that fits: q + len = 100.
         assert_eq!(
