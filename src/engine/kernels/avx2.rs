@@ -1,7 +1,8 @@
 //! The loops with AVX2: the scans, 32 pairs at a time (reversed with byte shuffles, or on the
 //! byte keys), their keys tested against the key set of the targets with byte lookups
 //! (`vpshufb`), and a byte scan's last two targets compared with directly, 64 pairs a step;
-//! step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
+//! step 1 in lanes of 32 bits (on words of the values' keys and classes); small mode's scan in
+//! halves of 32 pairs.
 
 use super::{scan_tail, Columns, LaneKeys, ScanKeys, Targets};
 use std::arch::x86_64::*;
@@ -295,12 +296,14 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     rows: &mut [u8],
     stride: usize,
     used: usize,
-    words: &[u16],
+    words: &[u32],
     first: usize,
     cols: &[Columns<'_>],
     len: usize,
     keys: &LaneKeys,
 ) {
+    // The lanes mark the common values below the keys' limit only.
+    let used = used.min(keys.limit().next_multiple_of(32) as usize);
     let mut lanes = [[0u32; 8]; R];
     for h0 in (0..len).step_by(8) {
         // SAFETY: as this function's.
@@ -347,7 +350,7 @@ pub(super) unsafe fn lane_marks<const R: usize>(
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 unsafe fn lane_block<const R: usize>(
-    words: &[u16],
+    words: &[u32],
     first: usize,
     cols: &[Columns<'_>],
     len: usize,
@@ -368,11 +371,7 @@ unsafe fn lane_block<const R: usize>(
             let at = base.wrapping_sub(p);
             assert!(at <= last, "a column past the words");
             // SAFETY: at + h0 + 8 ≤ last + len + 7 < words.len() (h0 < len).
-            let x = unsafe {
-                _mm256_cvtepu16_epi32(_mm_loadu_si128(
-                    words.as_ptr().add(at + h0) as *const __m128i
-                ))
-            };
+            let x = unsafe { _mm256_loadu_si256(words.as_ptr().add(at + h0) as *const __m256i) };
             // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
             // word is 2^15 or more).
             let mut shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));

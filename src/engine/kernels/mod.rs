@@ -171,9 +171,10 @@ pub(super) struct LaneWords {
     mask: u32,
     /// The first heap with a word …
     first: usize,
-    /// … the words of heaps `first..`, then [`LaneWords::PAD`] zero words (a lane group of 8
-    /// may read past the last heap).
-    words: Vec<u16>,
+    /// … the words of heaps `first..` (in 32 bits: a lane's, so that a column XORs them
+    /// straight from memory), then [`LaneWords::PAD`] zero words (a lane group of 8 may read
+    /// past the last heap).
+    words: Vec<u32>,
     /// The column words of the rare values, in their order.
     rare: Vec<u32>,
 }
@@ -200,7 +201,7 @@ impl LaneWords {
         rare: &[u32],
     ) {
         assert!(T::BITS <= 16, "lane words of values below 2^16");
-        let word = |v: &T| keys.word(v.get());
+        let word = |v: &T| u32::from(keys.word(v.get()));
         let mask = u32::from(keys.mask);
         let end = self.first + self.words.len().saturating_sub(Self::PAD);
         if self.mask != mask || from < self.first || vals.len() < end || self.words.is_empty() {
@@ -220,13 +221,16 @@ impl LaneWords {
         let same = |w: &LaneWords| {
             w.mask == mask
                 && w.rare.len() <= rare.len()
-                && w.rare.last().is_none_or(|&c| c == keys.column_word(rare[w.rare.len() - 1]))
+                && w.rare
+                    .last()
+                    .is_none_or(|&c| c == keys.column_word(rare[w.rare.len() - 1]))
         };
         if !same(self) {
             self.rare.clear();
         }
         let have = self.rare.len();
-        self.rare.extend(rare[have..].iter().map(|&g| keys.column_word(g)));
+        self.rare
+            .extend(rare[have..].iter().map(|&g| keys.column_word(g)));
         self.mask = mask;
     }
 

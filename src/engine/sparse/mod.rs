@@ -31,7 +31,9 @@
 //! **Step 1 in lanes.** With AVX-512 the rare pairs of columns that cover a whole chunk are
 //! marked 32 heaps at a time, one heap per 16-bit lane, as keys of common values kept in
 //! registers ([`lane_marks`]): no store per pair (with AVX2, 8 heaps at a time in 32-bit
-//! lanes). Common values past the registers' keys are left out: such a heap is *clipped*, and
+//! lanes, reading words of key and class that a pair gets by one XOR, [`LaneWords`], kept in
+//! a window of the heaps the columns reach). Common values past the registers' keys are
+//! left out: such a heap is *clipped*, and
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
 //!
