@@ -1,9 +1,10 @@
 //! The loops with AVX2: the scans, 32 pairs at a time (reversed with byte shuffles, or on the
 //! byte keys), their keys tested against the key set of the targets with byte lookups
 //! (`vpshufb`), and a byte scan's last two targets compared with directly, 64 pairs a step;
-//! step 1 in lanes of 32 bits; small mode's scan in halves of 32 pairs.
+//! step 1 in lanes of 32 bits (on words of the values' keys and classes); small mode's scan in
+//! halves of 32 pairs.
 
-use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
+use super::{scan_tail, Columns, LaneKeys, ScanKeys, Targets};
 use std::arch::x86_64::*;
 
 /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
@@ -281,32 +282,37 @@ fn scan_steps<T: Copy + Default, U>(
 /// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
 /// 32-bit lanes by a variable count, not 16-bit ones), their marks kept in `R` registers of
 /// 32 keys a lane; then, heap by heap, the values of the row looked up in the heap's keys
-/// with byte shuffles (32 values a step).
+/// with byte shuffles (32 values a step). The lanes read the heaps' words `words` (of heaps
+/// `first..`, see [`super::LaneWords`]) and each column's word, not the values.
 ///
 /// # Safety
 /// The processor must have AVX2; `used` a multiple of 32, at most 512 and at most
-/// `stride`; `(len − 1) · stride + used ≤ rows.len()` and `len ≤ vals.len()`. A column
-/// past the values panics.
+/// `stride`; `(len − 1) · stride + used ≤ rows.len()`; `words` ends with 8 words past the
+/// last heap's. A column whose heaps `q..q + len` are not all in `first..` the last heap, or
+/// with fewer words than positions, panics.
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>(
+pub(super) unsafe fn lane_marks<const R: usize>(
     rows: &mut [u8],
     stride: usize,
     used: usize,
-    vals: &[T],
+    words: &[u32],
+    first: usize,
     cols: &[Columns<'_>],
     len: usize,
     keys: &LaneKeys,
 ) {
+    // The lanes mark the common values below the keys' limit only.
+    let used = used.min(keys.limit().next_multiple_of(32) as usize);
     let mut lanes = [[0u32; 8]; R];
     for h0 in (0..len).step_by(8) {
-        let n = (len - h0).min(8);
         // SAFETY: as this function's.
-        let acc = unsafe { lane_block::<T, R, ALL_COMMON>(vals, cols, len, h0, n, keys) };
+        let acc = unsafe { lane_block::<R>(words, first, cols, len, h0) };
         for (w, a) in acc.iter().take(R).enumerate() {
             // SAFETY: 32 bytes into a [u32; 8].
             unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
         }
-        for k in 0..n {
+        for k in 0..(len - h0).min(8) {
             // The keys of heap h0 + k: key i is bit i & 7 of byte i >> 3.
             let mut words = [0u32; 8];
             for (w, lane) in lanes.iter().enumerate() {
@@ -331,85 +337,54 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
     }
 }
 
-/// The marks of [`lane_marks`] for the heaps `h0 .. h0 + n` (`n ≤ 8`, one a 32-bit lane) over
-/// every column, in `R` registers of 32 keys (the others zero). A function of its own, so
-/// that its registers are allocated for this loop alone: inlined, LLVM kept marks of five
-/// registers or more in memory, a store a register and column (Officers at 2^21: step 1
-/// took 45 % of the time on 5 registers, against 27 % on 4).
+/// The marks of [`lane_marks`] for the heaps `h0 .. h0 + 8` (one a 32-bit lane; those from
+/// `len` on are not used) over every column, in `R` registers of 32 keys (the others zero). A
+/// pair's word is the XOR of its heap's and its column's: its key where it is common, past
+/// every register where it is rare. A function of its own, so that its registers are
+/// allocated for this loop alone: inlined, LLVM kept marks of five registers or more in
+/// memory, a store a register and column (Officers at 2^21: step 1 took 45 % of the time on
+/// 5 registers, against 27 % on 4).
 ///
 /// # Safety
-/// As [`lane_marks`].
+/// As [`lane_marks`], and `h0 < len`.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-unsafe fn lane_block<T: Cell, const R: usize, const ALL_COMMON: bool>(
-    vals: &[T],
+unsafe fn lane_block<const R: usize>(
+    words: &[u32],
+    first: usize,
     cols: &[Columns<'_>],
     len: usize,
     h0: usize,
-    n: usize,
-    keys: &LaneKeys,
 ) -> [__m256i; 8] {
     let one = _mm256_set1_epi32(1);
     let thirty_two = _mm256_set1_epi32(32);
-    let low = _mm256_set1_epi32(i32::from(keys.low));
-    let mask = _mm256_set1_epi32(i32::from(keys.mask));
-    // Bit i of 0x6996: the parity of the 4-bit value i.
-    let parity = _mm256_set1_epi32(0x6996);
-    let nibble = _mm256_set1_epi32(15);
-    // Values `at..at + 8` as 32-bit lanes.
-    let load = |at: *const T| {
-        // SAFETY: the callers below give 8 values from `at` on.
-        unsafe {
-            if T::BITS == 8 {
-                _mm256_cvtepu8_epi32(_mm_loadl_epi64(at as *const __m128i))
-            } else {
-                _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i))
-            }
-        }
-    };
+    // A column's heaps q..q + len lie in the words: q − first ≤ last.
+    let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
     // The registers one by one (at most 8), `R` of them used.
     let zero = _mm256_setzero_si256();
     let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
     let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
-    for (q, g) in cols.iter().flat_map(Columns::iter) {
-        assert!(q <= vals.len() - len, "a column past the values");
-        let at = q + h0;
-        let x = if n == 8 {
-            // at + 8 ≤ q + len ≤ vals.len() (checked above).
-            load(vals[at..].as_ptr())
-        } else {
-            let mut tail = [T::default(); 8];
-            tail[..n].copy_from_slice(&vals[at..at + n]);
-            load(tail.as_ptr())
-        };
-        let x = _mm256_xor_si256(x, _mm256_set1_epi32(g as i32));
-        // Bits below b from x, the others from x >> 1.
-        let key = _mm256_or_si256(
-            _mm256_and_si256(x, low),
-            _mm256_andnot_si256(low, _mm256_srli_epi32(x, 1)),
-        );
-        let key = if ALL_COMMON {
-            key
-        } else {
-            // Common values (popcount(x & mask) odd) keep their key, the others get one
-            // past every register.
-            let p = _mm256_and_si256(x, mask);
-            let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 8));
-            let p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 4));
-            let odd = _mm256_and_si256(_mm256_srlv_epi32(parity, _mm256_and_si256(p, nibble)), one);
-            _mm256_or_si256(key, _mm256_slli_epi32(_mm256_xor_si256(odd, one), 16))
-        };
-        // 1 << (key − 32w) in register w; 0 where that is not in 0..32.
-        let mut shift = key;
-        macro_rules! mark {
-            ($($w:literal $a:ident),*) => {$(
-                if R > $w {
-                    $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
-                    shift = _mm256_sub_epi32(shift, thirty_two);
-                }
-            )*};
+    for c in cols {
+        assert_eq!(c.word.len(), c.pos.len(), "a word a column");
+        let base = c.base.wrapping_sub(first);
+        for (&p, &w) in c.pos.iter().zip(c.word) {
+            let at = base.wrapping_sub(p);
+            assert!(at <= last, "a column past the words");
+            // SAFETY: at + h0 + 8 ≤ last + len + 7 < words.len() (h0 < len).
+            let x = unsafe { _mm256_loadu_si256(words.as_ptr().add(at + h0) as *const __m256i) };
+            // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
+            // word is 2^15 or more).
+            let mut shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));
+            macro_rules! mark {
+                ($($w:literal $a:ident),*) => {$(
+                    if R > $w {
+                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
+                        shift = _mm256_sub_epi32(shift, thirty_two);
+                    }
+                )*};
+            }
+            mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
         }
-        mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
     }
     [a0, a1, a2, a3, a4, a5, a6, a7]
 }

@@ -141,6 +141,108 @@ impl LaneKeys {
     pub(super) fn regs(&self) -> usize {
         self.regs
     }
+
+    /// The word of `v` (below 2^16) that AVX2's lanes read ([`LaneWords`]): its key, and at
+    /// bit 15 whether it is common.
+    pub(super) fn word(&self, v: u32) -> u16 {
+        let common = !crate::classes::is_rare(v, u32::from(self.mask));
+        (key_without(v, u32::from(self.low)) | (u32::from(common) << 15)) as u16
+    }
+
+    /// The word a column of value `g` XORs into the heaps' words ([`LaneWords`]): `g`'s word
+    /// with bit 15 flipped, so that a pair value gets its key where it is common and a key
+    /// past every register where it is rare.
+    pub(super) fn column_word(&self, g: u32) -> u32 {
+        u32::from(self.word(g)) ^ 0x8000
+    }
+}
+
+/// The words of [`LaneKeys`] that AVX2's step 1 reads instead of the values: for the heaps
+/// from `first` on, the key of each value and at bit 15 whether it is common
+/// ([`LaneKeys::word`]); for the rare positions, their values' [`LaneKeys::column_word`]. Both
+/// parts are linear in the value (the key leaves bit `b` out; the class is the parity of
+/// `v & mask`), so a pair value's word is the XOR of its parts': a column costs one XOR a lane
+/// before its shifts, where the key took four operations and the class test nine more. The
+/// heaps' words are a window that moves on with the blocks (the partners of the rare
+/// positions: from the last rare position and the largest take below the block on).
+#[derive(Debug, Clone, Default)]
+pub(super) struct LaneWords {
+    /// The mask the words are for (0 before any).
+    mask: u32,
+    /// The first heap with a word …
+    first: usize,
+    /// … the words of heaps `first..` (in 32 bits: a lane's, so that a column XORs them
+    /// straight from memory), then [`LaneWords::PAD`] zero words (a lane group of 8 may read
+    /// past the last heap).
+    words: Vec<u32>,
+    /// The column words of the rare values, in their order.
+    rare: Vec<u32>,
+}
+
+impl LaneWords {
+    const PAD: usize = 8;
+
+    /// The words of every heap of `vals` and of the values `rare`.
+    #[cfg(test)]
+    pub(super) fn of<T: Cell>(keys: &LaneKeys, vals: &[T], rare: &[u32]) -> LaneWords {
+        let mut w = LaneWords::default();
+        w.refresh(keys, vals, 0, rare);
+        w
+    }
+
+    /// Brings the words to the heaps `from..vals.len()` (those before `from` are dropped once
+    /// they are as many as the others) and to the values `rare` (of which those the words have
+    /// already must not have changed, unless the mask did).
+    pub(super) fn refresh<T: Cell>(
+        &mut self,
+        keys: &LaneKeys,
+        vals: &[T],
+        from: usize,
+        rare: &[u32],
+    ) {
+        assert!(T::BITS <= 16, "lane words of values below 2^16");
+        let word = |v: &T| u32::from(keys.word(v.get()));
+        let mask = u32::from(keys.mask);
+        let end = self.first + self.words.len().saturating_sub(Self::PAD);
+        if self.mask != mask || from < self.first || vals.len() < end || self.words.is_empty() {
+            self.first = from.min(vals.len());
+            self.words.clear();
+            self.words.extend(vals[self.first..].iter().map(word));
+        } else {
+            self.words.truncate(end - self.first);
+            self.words.extend(vals[end..].iter().map(word));
+            let gone = from - self.first;
+            if gone > 0 && 2 * gone >= self.words.len() {
+                self.words.drain(..gone);
+                self.first = from;
+            }
+        }
+        self.words.extend([0; Self::PAD]);
+        let same = |w: &LaneWords| {
+            w.mask == mask
+                && w.rare.len() <= rare.len()
+                && w.rare
+                    .last()
+                    .is_none_or(|&c| c == keys.column_word(rare[w.rare.len() - 1]))
+        };
+        if !same(self) {
+            self.rare.clear();
+        }
+        let have = self.rare.len();
+        self.rare
+            .extend(rare[have..].iter().map(|&g| keys.column_word(g)));
+        self.mask = mask;
+    }
+
+    /// The heaps with a word: `first..end`.
+    pub(super) fn heaps(&self) -> std::ops::Range<usize> {
+        self.first..self.first + self.words.len().saturating_sub(Self::PAD)
+    }
+
+    /// The column words of the rare values `range` (of those given to [`LaneWords::refresh`]).
+    pub(super) fn rare(&self, range: std::ops::Range<usize>) -> Option<&[u32]> {
+        self.rare.get(range)
+    }
 }
 
 /// Columns of pair values for [`lane_marks`]: for each rare position `p` of `pos` (value `g`
@@ -150,6 +252,9 @@ pub(super) struct Columns<'a> {
     pub(super) base: usize,
     pub(super) pos: &'a [usize],
     pub(super) val: &'a [u32],
+    /// The values' [`LaneKeys::column_word`], which AVX2's lanes read (empty: the columns
+    /// are not for them).
+    pub(super) word: &'a [u32],
 }
 
 impl Columns<'_> {
@@ -170,11 +275,12 @@ impl Columns<'_> {
 /// and an OR a register per 32 pairs, no store per pair), then ORed into the rows. About three
 /// times faster than a store per pair with 8 registers (Officers' columns, AVX-512 on Zen 4:
 /// 0.13 against 0.43 ns a pair). With AVX2, 8 heaps at a time in 32-bit lanes
-/// (`avx2::lane_marks`). With `all_common` the caller knows that every value of the columns is
-/// common (no other heap of a pair is a rare position: the rare positions all lie below half
-/// the heaps) and the class test per pair is left out. Returns false, having done
-/// nothing, where it cannot run (the portable build, or values wider than 16 bits); the caller
-/// marks with [`mark_columns`].
+/// (`avx2::lane_marks`), which read `words` (heaps covering every column's, and each column's
+/// word) instead of the values. With `all_common` the caller knows that every value of the
+/// columns is common (no other heap of a pair is a rare position: the rare positions all lie
+/// below half the heaps) and the class test per pair is left out (AVX2's words have it at no
+/// cost). Returns false, having done nothing, where it cannot run (the portable build, values
+/// wider than 16 bits, AVX2 without words); the caller marks with [`mark_columns`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn lane_marks<T: Cell>(
@@ -187,6 +293,7 @@ pub(super) fn lane_marks<T: Cell>(
     len: usize,
     keys: &LaneKeys,
     all_common: bool,
+    words: Option<&LaneWords>,
 ) -> bool {
     if tier.lanes() == Lanes::None || T::BITS > 16 {
         return false;
@@ -222,7 +329,25 @@ pub(super) fn lane_marks<T: Cell>(
         Lanes::None => return false,
         Lanes::Avx2 => {
             let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
-            unsafe { regs!(avx2, 1 / 1, 4 / 2, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
+            // AVX2's lanes read the words of the heaps and the columns, not the values.
+            let Some(words) = words else {
+                return false;
+            };
+            if cols.iter().any(|c| c.word.len() != c.pos.len()) {
+                return false;
+            }
+            let (first, heaps) = (words.first, &words.words[..]);
+            macro_rules! words {
+                ($($r:literal / $r2:literal),*) => {
+                    match keys.regs {
+                        $($r => avx2::lane_marks::<$r2>(
+                            rows, stride, used, heaps, first, cols, len, keys,
+                        ),)*
+                        _ => unreachable!("LaneKeys::REGS"),
+                    }
+                };
+            }
+            unsafe { words!(1 / 1, 4 / 2, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
         }
         Lanes::Avx512Bw => {
             let _proof = tier

@@ -113,12 +113,14 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                 pos.extend(ps);
                 val.extend((0..k).map(|_| pick(next, false)));
             }
+            let words = LaneWords::of(&keys, &vals, &val);
             let runs: Vec<Columns<'_>> = bounds
                 .iter()
                 .map(|&(base, i, j)| Columns {
                     base,
                     pos: &pos[i..j],
                     val: &val[i..j],
+                    word: words.rare(i..j).expect("a word a value"),
                 })
                 .collect();
             let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
@@ -127,7 +129,16 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                 .collect();
             let mut rows = start.clone();
             assert!(lane_marks(
-                tier, &mut rows, stride, width, &vals, &runs, len, &keys, all_common
+                tier,
+                &mut rows,
+                stride,
+                width,
+                &vals,
+                &runs,
+                len,
+                &keys,
+                all_common,
+                Some(&words)
             ));
             let mut want = start;
             for &(q, g) in &cols {
@@ -177,14 +188,19 @@ fn lane_marks_reject_columns_past_the_values() {
         sets.flat_map(|tier| [(100, 1, 2), (60, 0, 41), (5, 6, 1), (70, 10, 40)].map(|c| (tier, c)))
     {
         let (pos, val) = ([p], [0]);
+        let words = LaneWords::of(&keys, &vals, &val);
         let cols = [Columns {
             base,
             pos: &pos,
             val: &val,
+            word: words.rare(0..1).expect("a word a value"),
         }];
         let mut rows = vec![0u8; len * 576];
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lane_marks(tier, &mut rows, 576, 512, &vals, &cols, len, &keys, false)
+            let words = Some(&words);
+            lane_marks(
+                tier, &mut rows, 576, 512, &vals, &cols, len, &keys, false, words,
+            )
         }));
         // The last is the largest column that fits: q + len = 100.
         assert_eq!(
@@ -192,6 +208,84 @@ fn lane_marks_reject_columns_past_the_values() {
             base != 70,
             "{tier:?} base {base}, p {p}, len {len}"
         );
+    }
+}
+
+/// AVX2's lane words are linear (a pair value's word is the XOR of its parts'), follow the
+/// values as the window moves on (and back), and a window marks as the words of every heap do.
+#[test]
+fn lane_words_follow_the_values() {
+    let mut next = rng(12);
+    for mask in [0x1eeu32, 0xfe, 0x1f8, 0x7, 1] {
+        let keys = LaneKeys::new(mask, 10).expect("a mask lanes take");
+        let key = |v: u32| {
+            let low = (1u32 << mask.trailing_zeros()) - 1;
+            ((v >> 1) & !low) | (v & low)
+        };
+        for v in 0..512 {
+            for g in 0..512 {
+                let x = v ^ g;
+                let want = key(x) | (u32::from(is_rare(x, mask)) << 15);
+                assert_eq!(u32::from(keys.word(v)) ^ keys.column_word(g), want);
+            }
+        }
+        let vals: Vec<u16> = (0..3000).map(|_| (next() % 512) as u16).collect();
+        let rare: Vec<u32> = (0..40).map(|_| (next() % 512) as u32).collect();
+        let mut w = LaneWords::default();
+        let (mut end, mut from, mut nrare) = (0, 0, 0);
+        for round in 0.. {
+            end = (end + 1 + (next() % 200) as usize).min(vals.len());
+            from = if round % 7 == 6 {
+                from / 2
+            } else {
+                from.max(end.saturating_sub(100 + (next() % 400) as usize))
+            };
+            nrare = (nrare + (next() % 3) as usize).min(rare.len());
+            w.refresh(&keys, &vals[..end], from, &rare[..nrare]);
+            let heaps = w.heaps();
+            assert!(
+                heaps.start <= from && heaps.end == end,
+                "{heaps:?} {from} {end}"
+            );
+            for h in heaps.clone() {
+                assert_eq!(
+                    w.words[h - heaps.start],
+                    u32::from(keys.word(u32::from(vals[h])))
+                );
+            }
+            let cw: Vec<u32> = rare[..nrare].iter().map(|&g| keys.column_word(g)).collect();
+            assert_eq!(w.rare(0..nrare), Some(&cw[..]));
+            // Columns within the window mark as from the words of every heap.
+            let len = 1 + (next() % 40) as usize;
+            let tier = Tier::available()
+                .into_iter()
+                .find(|t| t.lanes() == Lanes::Avx2);
+            if let (Some(tier), true) = (tier, nrare > 0 && heaps.len() > len + 60) {
+                let base = heaps.end - len;
+                let pos: Vec<usize> = (0..nrare)
+                    .map(|i| i * (heaps.len() - len) / nrare)
+                    .collect();
+                let whole = LaneWords::of(&keys, &vals[..end], &rare[..nrare]);
+                let mut rows = [vec![0u8; len * 576], vec![0u8; len * 576]];
+                for (rows, words) in rows.iter_mut().zip([&w, &whole]) {
+                    let cols = [Columns {
+                        base,
+                        pos: &pos,
+                        val: &rare[..nrare],
+                        word: words.rare(0..nrare).expect("a word a value"),
+                    }];
+                    let vals = &vals[..end];
+                    let words = Some(words);
+                    assert!(lane_marks(
+                        tier, rows, 576, 512, vals, &cols, len, &keys, false, words
+                    ));
+                }
+                assert_eq!(rows[0], rows[1], "mask {mask:#x} {heaps:?} len {len}");
+            }
+            if end == vals.len() {
+                break;
+            }
+        }
     }
 }
 

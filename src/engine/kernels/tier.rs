@@ -268,6 +268,12 @@ impl Tier {
         }
     }
 
+    /// Whether step 1 in vector lanes reads the words of the heaps' values (AVX2's lanes:
+    /// `LaneWords`) rather than the values.
+    pub(crate) fn lane_words(self) -> bool {
+        self.lanes() == Lanes::Avx2
+    }
+
     /// Which kernel marks step 1 in vector lanes.
     pub(super) fn lanes(self) -> Lanes {
         match self.0 {

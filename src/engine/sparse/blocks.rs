@@ -69,6 +69,7 @@ impl Sparse {
             self.refresh_keys(&vals[..pos]);
             self.refresh_witnesses(&vals[..pos]);
             self.refresh_head(&vals[..pos]);
+            self.refresh_lanes(&vals[..pos]);
             let (before, rest) = vals.split_at_mut(pos);
             let mut rows = std::mem::take(&mut self.rows);
             let mut scans = std::mem::take(&mut self.scans);

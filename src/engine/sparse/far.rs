@@ -394,10 +394,12 @@ impl Sparse {
                 } else {
                     for run in [whole.start..skip.start, skip.end..whole.end] {
                         if !run.is_empty() {
+                            let words = self.lane_words.as_ref();
                             full.push(Columns {
                                 base: n0 - t,
                                 pos: &self.rare_pos[run.clone()],
-                                val: &self.rare_val[run],
+                                val: &self.rare_val[run.clone()],
+                                word: words.and_then(|w| w.rare(run)).unwrap_or(&[]),
                             });
                         }
                     }
@@ -439,10 +441,26 @@ impl Sparse {
         let all_common = full
             .iter()
             .all(|c| c.pos.last().is_none_or(|&p| c.base - p > last));
+        // AVX2's lanes read the heaps' words, which must cover every column's heaps (they
+        // do: `refresh_lanes`; else the columns are marked one pair at a time).
+        let words = self.lane_words.as_ref().filter(|w| {
+            let heaps = w.heaps();
+            full.iter().all(|c| match (c.pos.first(), c.pos.last()) {
+                (Some(&lo), Some(&hi)) => {
+                    c.base.checked_sub(hi).is_some_and(|q| q >= heaps.start)
+                        && c.base - lo + count <= heaps.end
+                }
+                _ => true,
+            })
+        });
+        debug_assert!(
+            self.lane_words.is_none() || words.is_some(),
+            "lane words for every column"
+        );
         let lanes = self.lane_keys.as_ref().is_some_and(|keys| {
             let (width, tier) = (self.width, self.tier);
             lane_marks(
-                tier, rows, stride, width, vals, &full, count, keys, all_common,
+                tier, rows, stride, width, vals, &full, count, keys, all_common, words,
             )
         });
         if lanes && !full.is_empty() {

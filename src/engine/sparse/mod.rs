@@ -31,7 +31,9 @@
 //! **Step 1 in lanes.** With AVX-512 the rare pairs of columns that cover a whole chunk are
 //! marked 32 heaps at a time, one heap per 16-bit lane, as keys of common values kept in
 //! registers ([`lane_marks`]): no store per pair (with AVX2, 8 heaps at a time in 32-bit
-//! lanes). Common values past the registers' keys are left out: such a heap is *clipped*, and
+//! lanes, reading words of key and class that a pair gets by one XOR, [`LaneWords`], kept in
+//! a window of the heaps the columns reach). Common values past the registers' keys are
+//! left out: such a heap is *clipped*, and
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
 //!
@@ -65,8 +67,8 @@ use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
 use super::kernels::{
     first_open, first_open_on, head_marks, lane_marks, mark_columns, mark_pairs, near_small_marks,
-    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, NearLanes,
-    Targets, Tier, TierKind,
+    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, LaneWords,
+    NearLanes, Targets, Tier, TierKind,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::tuning::{LaneChoice, Tuning};
@@ -124,6 +126,8 @@ pub struct Sparse {
     lane_keys: Option<LaneKeys>,
     /// Look at the number of lane registers again when the histogram reaches this.
     lanes_due: u64,
+    /// The words AVX2's step 1 in lanes reads (`None` on other tiers, or without lanes).
+    lane_words: Option<LaneWords>,
     /// Registers for step 1 in lanes: `None` for none (a store a pair), `Some(0)` to choose.
     lane_regs: Option<usize>,
     /// The byte keys of the values for the scan, when they apply (see [`ScanKeys`]); made
@@ -292,6 +296,7 @@ impl Sparse {
             common: Vec::new(),
             rare: Vec::new(),
             lane_keys: None,
+            lane_words: None,
             lanes_due: 0,
             lane_regs: Some(0),
             scan_keys: None,
@@ -427,6 +432,24 @@ impl Sparse {
         if let Some(keys) = &mut self.scan_keys {
             keys.extend(vals);
         }
+    }
+
+    /// Brings the words of AVX2's step 1 in lanes to the heaps of `vals` (those before the
+    /// next block) and to the rare values: the partners of every rare position for the heaps
+    /// from `vals.len()` on (heaps from the last rare position and the largest take below).
+    fn refresh_lanes<T: Cell>(&mut self, vals: &[T]) {
+        let keys = match &self.lane_keys {
+            Some(k) if self.tier.lane_words() && T::BITS <= 16 && !self.dense => k,
+            _ => {
+                self.lane_words = None;
+                return;
+            }
+        };
+        let take = self.moves.leave_two.iter().map(|s| s.take).max();
+        let last = self.rare_pos.last().copied().unwrap_or(0);
+        let from = vals.len().saturating_sub(last + take.unwrap_or(0) + 1);
+        let words = self.lane_words.get_or_insert_default();
+        words.refresh(keys, vals, from, &self.rare_val);
     }
 
     /// Brings the witness lists to the heaps of `vals` (those before the next block).
