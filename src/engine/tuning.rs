@@ -1,9 +1,10 @@
 //! How the sparse engine is tuned: the instruction-set tier its hot paths run on, and the
 //! switches kept for comparisons and debugging (step 1 in lanes, the scan on byte keys, small
-//! mode, the pipeline, the witness search, the scan's head in lanes). A [`Tuning`] is a value: the program's edges (the binary, the Python
-//! module, the benchmarks) read it once from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`,
-//! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`, `NIMSEQ_HEAD`, `NIMSEQ_STREAMS`), refuse what they cannot
-//! honour, and make it the process's ([`Tuning::install`]); the engine never reads the
+//! mode, the pipeline, the witness search, the scan's head in lanes, the scan's runs). A [`Tuning`]
+//! is a value: the program's edges (the binary, the Python module, the benchmarks) read it once
+//! from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`, `NIMSEQ_LANES`, `NIMSEQ_KEYS`,
+//! `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`, `NIMSEQ_HEAD`, `NIMSEQ_STREAMS`), refuse
+//! what they cannot honour, and make it the process's ([`Tuning::install`]); the engine never reads the
 //! environment. Without one installed, engines take [`Tuning::best`].
 
 use std::sync::OnceLock;
@@ -69,9 +70,6 @@ impl Tuning {
     /// The register counts step 1 in lanes is compiled for.
     pub const LANE_REGS: [usize; 6] = LaneKeys::REGS;
 
-    /// The most runs `NIMSEQ_STREAMS` takes.
-    pub const MOST_STREAMS: usize = super::kernels::MOST_RUNS;
-
     /// The longest head `NIMSEQ_HEAD` takes, in pairs.
     pub const MOST_HEAD_PAIRS: usize = 4096;
 
@@ -103,8 +101,8 @@ impl Tuning {
     /// [`super::TIERS`] that the processor has), `NIMSEQ_LANES` `off` or a register count,
     /// `NIMSEQ_KEYS` and `NIMSEQ_SMALL` `on` or `off`, `NIMSEQ_PIPELINE` and `NIMSEQ_WITNESS`
     /// `on`, `off` or `auto`, `NIMSEQ_HEAD` `auto`, `off` or the pairs of a head (1 to
-    /// [`Tuning::MOST_HEAD_PAIRS`]), `NIMSEQ_STREAMS` `auto`, `off` or the runs of a far scan (1
-    /// to [`Tuning::MOST_STREAMS`]).
+    /// [`Tuning::MOST_HEAD_PAIRS`]), `NIMSEQ_STREAMS` `auto`, `off` or the runs of a far scan (1,
+    /// 2 or 4).
     /// Unset or empty variables keep the default; any other value is refused.
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Tuning, TuningError> {
         let get = |name: &str| get(name).filter(|v| !v.trim().is_empty());
@@ -147,15 +145,8 @@ impl Tuning {
                 "auto" => None,
                 "off" => Some(1),
                 x => match x.parse::<usize>() {
-                    Ok(k) if (1..=Tuning::MOST_STREAMS).contains(&k) => Some(k),
-                    _ => {
-                        let most = Tuning::MOST_STREAMS;
-                        return Err(bad(
-                            "NIMSEQ_STREAMS",
-                            x,
-                            &format!("auto, off or 1 to {most}"),
-                        ));
-                    }
+                    Ok(k @ (1 | 2 | 4)) => Some(k),
+                    _ => return Err(bad("NIMSEQ_STREAMS", x, "auto, off, 1, 2 or 4")),
                 },
             };
         }
@@ -266,7 +257,7 @@ mod tests {
             ("NIMSEQ_HEAD", "0"),
             ("NIMSEQ_HEAD", "4097"),
             ("NIMSEQ_STREAMS", "0"),
-            ("NIMSEQ_STREAMS", "5"),
+            ("NIMSEQ_STREAMS", "3"),
         ] {
             let e = Tuning::from_vars(vars(&[(var, value)])).unwrap_err();
             assert!(e.to_string().contains(var), "{e}");

@@ -642,7 +642,12 @@ fn scans_in_runs_meet_what_the_scan_in_order_meets() {
         // mostly (three in a row, so that a scan that skips a pair after a hit is seen).
         let mut vals = vals;
         let at = lo + (next() % (hi - lo - 3) as u64) as usize;
-        for a in [at, at + 1, at + 2, lo + (next() % (hi - lo) as u64) as usize] {
+        for a in [
+            at,
+            at + 1,
+            at + 2,
+            lo + (next() % (hi - lo) as u64) as usize,
+        ] {
             let t = loop {
                 let t = 32 + (next() % (width as u64 - 32)) as u32;
                 if is_rare(t, mask) {
@@ -670,7 +675,10 @@ fn scans_in_runs_meet_what_the_scan_in_order_meets() {
         let run = |tier: Tier, runs: usize, cells: u8| -> Done {
             let mut r = row.clone();
             let check = |stop: Option<usize>| {
-                assert!(stop.is_none_or(|b| b > lo && b <= hi), "{stop:?} in {lo}..{hi}");
+                assert!(
+                    stop.is_none_or(|b| b > lo && b <= hi),
+                    "{stop:?} in {lo}..{hi}"
+                );
                 Some(stop.is_some())
             };
             if cells == 8 && width == 256 {

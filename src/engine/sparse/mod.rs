@@ -330,8 +330,8 @@ impl Sparse {
     }
 
     /// The same engine with its scans' steps taken in turn from `runs` runs through each
-    /// split's pairs (1: in order; at most [`crate::engine::Tuning::MOST_STREAMS`]; only the
-    /// AVX2 loops take runs), instead of the tier's default; for tests and measurements.
+    /// split's pairs (1: in order, 2 or 4; 3 is taken as 2, more as 4; only the AVX2 loops take
+    /// runs), instead of the tier's default; for tests and measurements.
     pub fn with_scan_runs(mut self, runs: usize) -> Sparse {
         self.scan_runs = runs.clamp(1, MOST_RUNS);
         self
