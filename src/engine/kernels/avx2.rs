@@ -316,7 +316,7 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
     mut step: impl FnMut(usize, __m256i, &mut [T; 32]) -> u32,
     meet: impl Fn(&mut Targets<U>, &mut __m256i, T, &mut [u8]),
 ) -> Option<usize> {
-    const { assert!(K >= 2 && K <= BATCH && BATCH % K == 0 && K <= MOST_RUNS) };
+    const { assert!(K >= 2 && K <= BATCH && BATCH.is_multiple_of(K) && K <= MOST_RUNS) };
     let per = BATCH / K;
     // SAFETY: the 32 bytes of the set (AVX2: this function is inlined into AVX2 code).
     let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
@@ -337,14 +337,14 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
                     if (0..K).any(|j| at[j] + 32 * per > end[j]) {
                         break;
                     }
-                    for j in 0..K {
+                    for (j, a) in at.iter_mut().enumerate() {
                         for s in 0..per {
                             let c = j * per + s;
-                            from[c] = at[j] + 32 * s;
+                            from[c] = *a + 32 * s;
                             hits[c] = step(from[c], set, &mut xs[c]);
                             any |= hits[c];
                         }
-                        at[j] += 32 * per;
+                        *a += 32 * per;
                     }
                 } else {
                     let mut c = 0;
