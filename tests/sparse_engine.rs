@@ -23,7 +23,8 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 /// small heaps search; with the scan's head in lanes over 64 pairs (so that heaps from about 640
 /// on have one) on one register of keys (rare values below about 64: many heaps scan from the
 /// start after it) or as many as the values ask for, in a pipeline too, and over 1024 pairs
-/// (heaps from about 2,600 on), and without any (the default of the AVX2 tier has one).
+/// (heaps from about 2,600 on), and without any (the default of the AVX2 tier has one); the
+/// scans in order and in 2 runs (the AVX2 tier's default is 4, `kernels/runs.rs`).
 fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
     let exec = Executor::new(threads).unwrap();
     let mut first: Option<Vec<u32>> = None;
@@ -42,6 +43,8 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
             "head 64 pipeline",
             "head 1024",
             "no head",
+            "in order",
+            "runs 2",
         ];
         for small in ["auto", "off", "below 16", "pipeline", "witnesses"]
             .iter()
@@ -64,6 +67,8 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
                     .with_head(64, None),
                 "head 1024" => engine.without_small_mode().with_head(1024, None),
                 "no head" => engine.without_small_mode().with_head(0, None),
+                "in order" => engine.without_small_mode().with_scan_runs(1),
+                "runs 2" => engine.with_scan_runs(2),
                 _ => engine.with_small_limit(16, true),
             };
             extend(&mut engine, &mut values, n, &mut |_| {

@@ -1,9 +1,10 @@
 //! How the sparse engine is tuned: the instruction-set tier its hot paths run on, and the
 //! switches kept for comparisons and debugging (step 1 in lanes, the scan on byte keys, small
-//! mode, the pipeline, the witness search, the scan's head in lanes). A [`Tuning`] is a value: the program's edges (the binary, the Python
-//! module, the benchmarks) read it once from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`,
-//! `NIMSEQ_LANES`, `NIMSEQ_KEYS`, `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`), refuse what they cannot
-//! honour, and make it the process's ([`Tuning::install`]); the engine never reads the
+//! mode, the pipeline, the witness search, the scan's head in lanes, the scan's runs). A [`Tuning`]
+//! is a value: the program's edges (the binary, the Python module, the benchmarks) read it once
+//! from the environment ([`Tuning::from_env`]: `NIMSEQ_ISA`, `NIMSEQ_LANES`, `NIMSEQ_KEYS`,
+//! `NIMSEQ_SMALL`, `NIMSEQ_PIPELINE`, `NIMSEQ_WITNESS`, `NIMSEQ_HEAD`, `NIMSEQ_STREAMS`), refuse
+//! what they cannot honour, and make it the process's ([`Tuning::install`]); the engine never reads the
 //! environment. Without one installed, engines take [`Tuning::best`].
 
 use std::sync::OnceLock;
@@ -40,6 +41,9 @@ pub struct Tuning {
     /// Pairs of each far scan marked in lanes first, the scan's head (`Some(0)`: none;
     /// `None`: as the tier says).
     pub head: Option<usize>,
+    /// Runs each far scan takes its steps from in turn (`Some(1)`: in order; `None`: as the
+    /// tier says).
+    pub streams: Option<usize>,
 }
 
 /// A tuning variable with a value the engine cannot honour.
@@ -84,6 +88,7 @@ impl Tuning {
             pipeline: None,
             witnesses: None,
             head: None,
+            streams: None,
         }
     }
 
@@ -96,7 +101,8 @@ impl Tuning {
     /// [`super::TIERS`] that the processor has), `NIMSEQ_LANES` `off` or a register count,
     /// `NIMSEQ_KEYS` and `NIMSEQ_SMALL` `on` or `off`, `NIMSEQ_PIPELINE` and `NIMSEQ_WITNESS`
     /// `on`, `off` or `auto`, `NIMSEQ_HEAD` `auto`, `off` or the pairs of a head (1 to
-    /// [`Tuning::MOST_HEAD_PAIRS`]).
+    /// [`Tuning::MOST_HEAD_PAIRS`]), `NIMSEQ_STREAMS` `auto`, `off` or the runs of a far scan (1,
+    /// 2 or 4).
     /// Unset or empty variables keep the default; any other value is refused.
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Tuning, TuningError> {
         let get = |name: &str| get(name).filter(|v| !v.trim().is_empty());
@@ -131,6 +137,16 @@ impl Tuning {
                         let most = Tuning::MOST_HEAD_PAIRS;
                         return Err(bad("NIMSEQ_HEAD", x, &format!("auto, off or 1 to {most}")));
                     }
+                },
+            };
+        }
+        if let Some(v) = get("NIMSEQ_STREAMS") {
+            t.streams = match v.trim() {
+                "auto" => None,
+                "off" => Some(1),
+                x => match x.parse::<usize>() {
+                    Ok(k @ (1 | 2 | 4)) => Some(k),
+                    _ => return Err(bad("NIMSEQ_STREAMS", x, "auto, off, 1, 2 or 4")),
                 },
             };
         }
@@ -215,9 +231,11 @@ mod tests {
             ("NIMSEQ_PIPELINE", "on"),
             ("NIMSEQ_WITNESS", "off"),
             ("NIMSEQ_HEAD", "off"),
+            ("NIMSEQ_STREAMS", "off"),
         ]))
         .unwrap();
         assert_eq!(t.head, Some(0));
+        assert_eq!(t.streams, Some(1));
         assert_eq!(t.tier, Tier::PORTABLE);
         assert_eq!(t.lanes, LaneChoice::Off);
         assert!(!t.scan_keys && !t.small_mode);
@@ -227,6 +245,8 @@ mod tests {
         assert_eq!(t.lanes, LaneChoice::Regs(12));
         let t = Tuning::from_vars(vars(&[("NIMSEQ_HEAD", "512")])).unwrap();
         assert_eq!(t.head, Some(512));
+        let t = Tuning::from_vars(vars(&[("NIMSEQ_STREAMS", "2")])).unwrap();
+        assert_eq!(t.streams, Some(2));
         for (var, value) in [
             ("NIMSEQ_ISA", "bogus"),
             ("NIMSEQ_LANES", "7"),
@@ -236,6 +256,8 @@ mod tests {
             ("NIMSEQ_WITNESS", "1"),
             ("NIMSEQ_HEAD", "0"),
             ("NIMSEQ_HEAD", "4097"),
+            ("NIMSEQ_STREAMS", "0"),
+            ("NIMSEQ_STREAMS", "3"),
         ] {
             let e = Tuning::from_vars(vars(&[(var, value)])).unwrap_err();
             assert!(e.to_string().contains(var), "{e}");

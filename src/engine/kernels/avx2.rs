@@ -4,7 +4,7 @@
 //! step 1 in lanes of 32 bits (on words of the values' keys and classes); small mode's scan in
 //! halves of 32 pairs.
 
-use super::{scan_tail, Columns, LaneKeys, ScanKeys, Targets};
+use super::{scan_tail, Columns, LaneKeys, Runs, ScanKeys, Targets, MOST_RUNS};
 use std::arch::x86_64::*;
 
 /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
@@ -209,6 +209,11 @@ pub(super) unsafe fn scan_keys(
         // SAFETY: rare values are below 512 ≤ row.len() (checked above).
         unsafe { *row.get_unchecked_mut(v) = 1 };
     };
+    let mut runs = Runs::new(lo, end, 32, tg.runs);
+    if runs.k > 1 {
+        // `end − lo` is a whole number of steps: the runs end at `end`.
+        return scan_runs(row, tg, &mut runs, 0, step, meet).ok_or(runs.top);
+    }
     scan_steps(row, tg, lo, end, 0, step, meet)
 }
 
@@ -277,6 +282,189 @@ fn scan_steps<T: Copy + Default, U>(
     // SAFETY: as above.
     unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
     found
+}
+
+/// [`scan_steps`] over the pairs of `runs` (2 or 4 runs, see `runs.rs`): each batch takes
+/// [`BATCH`] `/ k` steps from each run in turn, and its hits are met as there. `Some(b)` once
+/// every target is met, `b` the pair after the one that met the last when the first run met
+/// it, else the first run's progress (every pair from the range's start before `b` has been
+/// looked at); `None` when the runs ran out or at most `few` targets are left at the end of a
+/// batch (`runs` then says where each run is).
+#[inline(always)]
+fn scan_runs<T: Copy + Default, U>(
+    row: &mut [u8],
+    tg: &mut Targets<U>,
+    runs: &mut Runs,
+    few: usize,
+    step: impl FnMut(usize, __m256i, &mut [T; 32]) -> u32,
+    meet: impl Fn(&mut Targets<U>, &mut __m256i, T, &mut [u8]),
+) -> Option<usize> {
+    match runs.k {
+        2 => scan_runs_of::<T, U, 2>(row, tg, runs, few, step, meet),
+        4 => scan_runs_of::<T, U, 4>(row, tg, runs, few, step, meet),
+        k => unreachable!("{k} runs"),
+    }
+}
+
+/// [`scan_runs`] for `K` runs: the batches every run still has first, with no test a step,
+/// then the last steps of the longer runs.
+#[inline(always)]
+fn scan_runs_of<T: Copy + Default, U, const K: usize>(
+    row: &mut [u8],
+    tg: &mut Targets<U>,
+    runs: &mut Runs,
+    few: usize,
+    mut step: impl FnMut(usize, __m256i, &mut [T; 32]) -> u32,
+    meet: impl Fn(&mut Targets<U>, &mut __m256i, T, &mut [u8]),
+) -> Option<usize> {
+    const { assert!(K >= 2 && K <= BATCH && BATCH.is_multiple_of(K) && K <= MOST_RUNS) };
+    let per = BATCH / K;
+    // SAFETY: the 32 bytes of the set (AVX2: this function is inlined into AVX2 code).
+    let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
+    let mut xs = [[T::default(); 32]; BATCH];
+    let mut hits = [0u32; BATCH];
+    let mut at: [usize; K] = std::array::from_fn(|j| runs.at[j]);
+    let end: [usize; K] = std::array::from_fn(|j| runs.end[j]);
+    let found = 'scan: {
+        // Whole batches of every run, then one step at a time of the runs with steps left.
+        for whole in [true, false] {
+            loop {
+                if tg.need <= few {
+                    break 'scan None;
+                }
+                let mut from = [usize::MAX; BATCH];
+                let mut any = 0;
+                if whole {
+                    if (0..K).any(|j| at[j] + 32 * per > end[j]) {
+                        break;
+                    }
+                    for (j, a) in at.iter_mut().enumerate() {
+                        for s in 0..per {
+                            let c = j * per + s;
+                            from[c] = *a + 32 * s;
+                            hits[c] = step(from[c], set, &mut xs[c]);
+                            any |= hits[c];
+                        }
+                        *a += 32 * per;
+                    }
+                } else {
+                    let mut c = 0;
+                    for j in 0..K {
+                        if at[j] < end[j] {
+                            from[c] = at[j];
+                            hits[c] = step(at[j], set, &mut xs[c]);
+                            any |= hits[c];
+                            at[j] += 32;
+                            c += 1;
+                        }
+                    }
+                    if c == 0 {
+                        break;
+                    }
+                    for h in &mut hits[c..] {
+                        *h = 0;
+                    }
+                }
+                if any != 0 {
+                    for c in 0..BATCH {
+                        let mut h = hits[c];
+                        while h != 0 {
+                            let i = h.trailing_zeros() as usize;
+                            h &= h - 1;
+                            meet(tg, &mut set, xs[c][i], row);
+                            if tg.need == 0 {
+                                // The first run's steps come first in a batch: its hits are
+                                // met when the last hit is another run's.
+                                let first = from[c] >= runs.at[0] && from[c] < end[0];
+                                break 'scan Some(if first { from[c] + i + 1 } else { at[0] });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    };
+    runs.at[..K].copy_from_slice(&at);
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
+    found
+}
+
+/// [`scan_few_u8`] over what is left of the pairs of `runs`: 64 pairs (or the 32 left) of each
+/// run in turn, the last pairs of a run one by one; as [`scan_runs`] returns, `None` once every
+/// run is done.
+///
+/// # Safety
+/// As [`scan_u8`], the runs within `lo..hi`; every target below 256.
+#[inline]
+#[target_feature(enable = "avx2,bmi1")]
+unsafe fn scan_few_u8_runs(
+    row: &mut [u8],
+    tg: &mut Targets<u8>,
+    left: &[u8],
+    right: &[u8],
+    rr: usize,
+    runs: &mut Runs,
+) -> Option<usize> {
+    let wanted = |tg: &Targets<u8>| {
+        let mut t = [0u32; FEW_U8];
+        let k = tg.left(&mut t);
+        debug_assert!(k >= 1);
+        std::array::from_fn::<__m256i, FEW_U8, _>(|i| _mm256_set1_epi8(t[i.min(k - 1)] as i8))
+    };
+    let mut want = wanted(tg);
+    let mut busy = true;
+    while busy {
+        busy = false;
+        for j in 0..runs.k {
+            let (a, end) = (runs.at[j], runs.end[j]);
+            if a >= end {
+                continue;
+            }
+            busy = true;
+            let hits = |x: __m256i| {
+                let eq = want.iter().fold(_mm256_setzero_si256(), |eq, &t| {
+                    _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, t))
+                });
+                _mm256_movemask_epi8(eq) as u32
+            };
+            let (m, len) = if a + 64 <= end {
+                // SAFETY: a + 64 ≤ end ≤ hi ≤ left.len(); rr − a − 63 ≥ rr + 1 − hi ≥ 0.
+                let (x0, x1) = unsafe {
+                    (
+                        pairs_u8(left, right, rr, a),
+                        pairs_u8(left, right, rr, a + 32),
+                    )
+                };
+                (u64::from(hits(x0)) | u64::from(hits(x1)) << 32, 64)
+            } else if a + 32 <= end {
+                // SAFETY: as above, 32 pairs.
+                (u64::from(hits(unsafe { pairs_u8(left, right, rr, a) })), 32)
+            } else {
+                runs.at[j] = end;
+                if let Some(b) = scan_tail(row, tg, left, right, rr, a, end) {
+                    return Some(if j == 0 { b } else { runs.low() });
+                }
+                if tg.need > 0 {
+                    want = wanted(tg);
+                }
+                continue;
+            };
+            if m == 0 {
+                runs.at[j] = a + len;
+                continue;
+            }
+            let b = a + m.trailing_zeros() as usize;
+            tg.meet(u32::from(left[b] ^ right[rr - b]), row);
+            runs.at[j] = b + 1;
+            if tg.need == 0 {
+                return Some(runs.low());
+            }
+            want = wanted(tg);
+        }
+    }
+    None
 }
 
 /// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
@@ -541,9 +729,17 @@ macro_rules! scan_cells {
             let (k, target) = tg.meet_any(v, row);
             *set = without_key(*set, k, target);
         };
-        match scan_steps($row, $tg, $lo, $hi, 0, $step, meet) {
-            Ok(stop) => Some(stop),
-            Err(a) => scan_tail($row, $tg, $left, $right, $rr, a, $hi),
+        let mut runs = Runs::new($lo, $hi, 32, $tg.runs);
+        if runs.k > 1 {
+            match scan_runs($row, $tg, &mut runs, 0, $step, meet) {
+                Some(stop) => Some(stop),
+                None => scan_tail($row, $tg, $left, $right, $rr, runs.top, $hi),
+            }
+        } else {
+            match scan_steps($row, $tg, $lo, $hi, 0, $step, meet) {
+                Ok(stop) => Some(stop),
+                Err(a) => scan_tail($row, $tg, $left, $right, $rr, a, $hi),
+            }
         }
     }};
 }
@@ -637,6 +833,25 @@ pub(super) unsafe fn scan_u8(
         let (k, target) = tg.meet_any(v, row);
         *set = without_key(*set, k, target);
     };
+    let mut runs = Runs::new(lo, hi, 32, tg.runs);
+    if runs.k > 1 {
+        if let Some(stop) = scan_runs(row, tg, &mut runs, FEW_U8, step, meet) {
+            return Some(stop);
+        }
+        if (1..=FEW_U8).contains(&tg.need) {
+            // SAFETY: as this function's; the targets are bytes, the runs within lo..hi.
+            if let Some(stop) = unsafe { scan_few_u8_runs(row, tg, left, right, rr, &mut runs) } {
+                return Some(stop);
+            }
+        } else if tg.need > 0 {
+            // More than a few left, so the runs are done.
+            debug_assert!((0..runs.k).all(|j| runs.at[j] >= runs.end[j]));
+        }
+        if tg.need == 0 {
+            return Some(runs.low());
+        }
+        return scan_tail(row, tg, left, right, rr, runs.top, hi);
+    }
     match scan_steps(row, tg, lo, hi, FEW_U8, step, meet) {
         Ok(stop) => Some(stop),
         // SAFETY: as this function's; the targets are bytes.

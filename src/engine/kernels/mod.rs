@@ -31,6 +31,7 @@
 )]
 
 mod portable;
+mod runs;
 mod targets;
 pub mod tier;
 
@@ -45,6 +46,8 @@ mod neon;
 #[cfg(test)]
 mod tests;
 
+use runs::Runs;
+pub(crate) use runs::MOST_RUNS;
 pub(crate) use targets::Targets;
 pub use tier::{Tier, TierError, TierInfo, TierKind, TIERS};
 

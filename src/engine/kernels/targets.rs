@@ -47,6 +47,9 @@ pub(crate) struct Targets<T> {
     /// Room for the values an AVX-512 scan finds between two looks at them (kept here so
     /// that a scan does not clear a buffer every time).
     pub(super) found: Vec<T>,
+    /// Runs a scan takes its steps from in turn, where the tier's scans do (`runs.rs`; 1: in
+    /// order).
+    pub(super) runs: usize,
 }
 
 impl<T: Cell> Targets<T> {
@@ -82,7 +85,15 @@ impl<T: Cell> Targets<T> {
             values: [0; 64],
             keys: [0; 32],
             found: Vec::new(),
+            runs: 1,
         }
+    }
+
+    /// The same targets, their scans in `runs` interleaved runs where the tier's scans take
+    /// them (1: in order; see `runs.rs`).
+    pub(crate) fn with_runs(mut self, runs: usize) -> Targets<T> {
+        self.runs = runs.max(1);
+        self
     }
 
     /// Whether the targets are a vector set (no map, no list).

@@ -701,3 +701,117 @@ fn head_lanes_and_marks_as_the_definition_says() {
         }
     }
 }
+
+/// Scans in interleaved runs (`runs.rs`: 2 and 4, on the tiers that take them) meet the same
+/// targets as the portable scan in order and leave the same ones: on the cells (bytes and
+/// 16-bit values) and on the byte keys; a scan that meets them all says so, at a pair within
+/// the range. Ranges long enough for 4 runs of 16 steps.
+#[test]
+fn scans_in_runs_meet_what_the_scan_in_order_meets() {
+    let mut next = rng(31);
+    for round in 0..300 {
+        let mask = [0x1ee, 0xfe, 0x1c3, 0xb6][round % 4];
+        let width = if mask < 256 { 256 } else { 512 };
+        let n = 5500 + (next() % 9000) as usize;
+        // Values mostly from a few every other round (targets met late or never); common
+        // heaps only past the first 200 (so the keys cover the pairs).
+        let skew = round % 2 == 1;
+        let vals: Vec<u16> = (0..n)
+            .map(|h| loop {
+                let v = (next() % width as u64) as u32;
+                let v = if skew && !next().is_multiple_of(256) {
+                    v % 24
+                } else {
+                    v
+                };
+                if h <= 200 || !is_rare(v, mask) {
+                    break v as u16;
+                }
+            })
+            .collect();
+        let rr = n - 1 - (next() % 50) as usize;
+        let lo = 1 + (next() % 300) as usize;
+        let hi = lo + 2048 + (next() % (rr / 2 - lo - 2048) as u64) as usize;
+        // Needles: pairs whose rare value (from 32 on) is the only one of it in the range
+        // mostly (three in a row, so that a scan that skips a pair after a hit is seen).
+        let mut vals = vals;
+        let at = lo + (next() % (hi - lo - 3) as u64) as usize;
+        for a in [
+            at,
+            at + 1,
+            at + 2,
+            lo + (next() % (hi - lo) as u64) as usize,
+        ] {
+            let t = loop {
+                let t = 32 + (next() % (width as u64 - 32)) as u32;
+                if is_rare(t, mask) {
+                    break t;
+                }
+            };
+            vals[a] = (t ^ u32::from(vals[rr - a])) as u16;
+        }
+        let bytes: Vec<u8> = vals.iter().map(|&v| (v & 255) as u8).collect();
+        let mut row = vec![0u8; width];
+        for _ in 0..(next() % 100) {
+            row[(next() % width as u64) as usize] = 1;
+        }
+        let rare: Vec<u8> = (0..width as u32)
+            .map(|v| 0xFF * u8::from(is_rare(v, mask)))
+            .collect();
+        let end = width / 2 + (next() % (width as u64 / 2)) as usize;
+        let keys = ScanKeys::key_bit(mask, width).map(|bit| {
+            let mut k = ScanKeys::new(mask, bit, 1 << 20);
+            k.extend(&vals);
+            k
+        });
+        // What the scan did: whether it met every target, the row, the targets left.
+        type Done = (Option<bool>, Vec<u8>, usize);
+        let run = |tier: Tier, runs: usize, cells: u8| -> Done {
+            let mut r = row.clone();
+            let check = |stop: Option<usize>| {
+                assert!(
+                    stop.is_none_or(|b| b > lo && b <= hi),
+                    "{stop:?} in {lo}..{hi}"
+                );
+                Some(stop.is_some())
+            };
+            if cells == 8 && width == 256 {
+                let mut tg = Targets::<u8>::new(width, mask, tier).with_runs(runs);
+                tg.set_open(&r, &rare, end);
+                let stop = (tg.need() > 0)
+                    .then(|| scan(&mut r, &mut tg, &bytes, &bytes, rr, lo, hi))
+                    .and_then(check);
+                return (stop, r, tg.need());
+            }
+            let mut tg = Targets::<u16>::new(width, mask, tier).with_runs(runs);
+            tg.set_open(&r, &rare, end);
+            if tg.need() == 0 {
+                return (None, r, 0);
+            }
+            let mut from = lo;
+            if let (Some(keys), true) = (&keys, cells == 0) {
+                let stop = keys.chunks_end(rr, lo, hi, 200);
+                match scan_keys(&mut r, &mut tg, keys, rr, lo, stop) {
+                    Ok(at) => return (check(Some(at)), r, tg.need()),
+                    Err(reached) => from = reached,
+                }
+            }
+            let stop = scan(&mut r, &mut tg, &vals, &vals, rr, from, hi);
+            (check(stop), r, tg.need())
+        };
+        for cells in [0, 8, 16] {
+            let want = run(Tier::PORTABLE, 1, cells);
+            for tier in Tier::available() {
+                for runs in [1, 2, 4] {
+                    let got = run(tier, runs, cells);
+                    assert!(
+                        got == want,
+                        "{tier:?}, {runs} runs, cells {cells}, mask {mask:x}: {:?} against {:?}",
+                        (got.0, got.2),
+                        (want.0, want.2)
+                    );
+                }
+            }
+        }
+    }
+}

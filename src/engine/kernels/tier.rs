@@ -324,6 +324,15 @@ impl Tier {
         }
     }
 
+    /// Runs the far scans take their steps from in turn, by default (`kernels/runs.rs`; 1: in
+    /// order). Only the AVX2 loops take runs.
+    pub(crate) fn scan_runs(self) -> usize {
+        match self.0 {
+            TierKind::Avx2 => 4,
+            TierKind::Portable | TierKind::Neon | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1,
+        }
+    }
+
     /// Whether the scan on byte keys (`scan_keys`) runs: it needs a vector set of targets.
     pub(crate) fn scans_keys(self) -> bool {
         match self.target_set() {

@@ -206,7 +206,7 @@ impl Sparse {
                 before,
                 hist: Histogram::default(),
                 late,
-                targets: Targets::new(self.width, self.mask, self.tier),
+                targets: Targets::new(self.width, self.mask, self.tier).with_runs(self.scan_runs),
                 upto: Vec::new(),
                 chunk_from: 0,
                 cursor: self

@@ -309,7 +309,7 @@ impl Sparse {
         }
         self.far_rare_pairs(rows, scans, vals, n0, part);
         if part.scan {
-            let mut targets = Targets::new(width, self.mask, self.tier);
+            let mut targets = Targets::new(width, self.mask, self.tier).with_runs(self.scan_runs);
             // Small parts from here on pair with large ones below the limit for every heap.
             let from = (n0 + scans.len()).saturating_sub(part.lim);
             let mut cursor = self.witnesses.as_ref().map(|_| Cursor::new(from, width));

@@ -68,7 +68,7 @@ use super::kernels::tier::tier_code;
 use super::kernels::{
     first_open, first_open_on, head_marks, lane_marks, mark_columns, mark_pairs, near_small_marks,
     scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, LaneWords,
-    NearLanes, Targets, Tier, TierKind,
+    NearLanes, Targets, Tier, TierKind, MOST_RUNS,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::tuning::{LaneChoice, Tuning};
@@ -174,6 +174,8 @@ pub struct Sparse {
     head_mask: u32,
     head_right: Vec<u32>,
     head_lim: usize,
+    /// Runs each scan takes its steps from in turn (`kernels/runs.rs`; 1: in order).
+    scan_runs: usize,
 }
 
 /// Statistics of the engine's internal state, for tests and reports.
@@ -245,6 +247,9 @@ impl Sparse {
         }
         if let Some(pairs) = tuning.head {
             engine = engine.with_head(pairs, None);
+        }
+        if let Some(runs) = tuning.streams {
+            engine = engine.with_scan_runs(runs);
         }
         match tuning.lanes {
             LaneChoice::Auto => engine,
@@ -323,9 +328,18 @@ impl Sparse {
             head_mask: 0,
             head_right: Vec::new(),
             head_lim: 0,
+            scan_runs: tier.scan_runs(),
         };
         s.classify();
         s
+    }
+
+    /// The same engine with its scans' steps taken in turn from `runs` runs through each
+    /// split's pairs (1: in order, 2 or 4; 3 is taken as 2, more as 4; only the AVX2 loops take
+    /// runs), instead of the tier's default; for tests and measurements.
+    pub fn with_scan_runs(mut self, runs: usize) -> Sparse {
+        self.scan_runs = runs.clamp(1, MOST_RUNS);
+        self
     }
 
     /// The same engine, considering dense mode from `min` heaps on and looking again every
