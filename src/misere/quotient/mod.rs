@@ -885,47 +885,46 @@ impl QuotientSolver {
             .min(self.state_limit)
             .min((room - closure::fixed_bytes(m.order)) / closure::bytes_per_state(m.order));
         let mut c = Closure::new_on(m, first_limit.max(1), self.executor.clone());
-        let mut closed = true;
-        for &h in &order {
-            let o = heap_options(&self.moves, m, phi, h);
-            match c.add_heap_until(h, phi[h], &o, stop) {
-                Ok(()) => {}
-                Err(ClosureError::Stopped) => {
-                    return Err(VerifyError::Quotient(QuotientError::Stopped { heap: n }))
-                }
-                Err(ClosureError::TooMany) => {
-                    closed = false;
-                    break;
-                }
-                Err(e) => return Err(VerifyError::Closure(e, c.len())),
-            }
-        }
+        let stopped = || VerifyError::Quotient(QuotientError::Stopped { heap: n });
+        let closed = match self.close(&mut c, m, phi, &order, stop) {
+            Ok(()) => true,
+            Err(ClosureError::TooMany) => false,
+            Err(ClosureError::Stopped) => return Err(stopped()),
+            Err(e) => return Err(VerifyError::Closure(e, c.len())),
+        };
         drop(c);
         let mut env = Envelope::new(m);
-        let mut fails = false;
-        for &h in &order {
-            let o = heap_options(&self.moves, m, phi, h);
-            match env.add_heap_until(m, phi[h], &o, stop) {
-                Ok(()) => {}
-                Err(EnvelopeError::Stopped) => {
-                    return Err(VerifyError::Quotient(QuotientError::Stopped { heap: n }))
-                }
-                Err(EnvelopeError::Fails) => {
-                    fails = true;
-                    break;
-                }
+        let verdict = order.iter().try_for_each(|&h| {
+            env.add_heap_until(m, phi[h], &heap_options(&self.moves, m, phi, h), stop)
+        });
+        match (verdict, closed) {
+            (Ok(()), _) => Ok(env),
+            (Err(EnvelopeError::Stopped), _) => Err(stopped()),
+            (Err(EnvelopeError::Fails), true) => {
+                Err(VerifyError::Quotient(QuotientError::Disagreement {
+                    heap: n,
+                }))
             }
-        }
-        match (fails, closed) {
-            (false, _) => Ok(env),
-            (true, true) => Err(VerifyError::Quotient(QuotientError::Disagreement {
-                heap: n,
-            })),
-            (true, false) => {
+            (Err(EnvelopeError::Fails), false) => {
                 drop(env);
                 Err(self.failing_closure(n, m, phi, first, stop))
             }
         }
+    }
+
+    /// Adds the heaps `order` of a candidate (`m`, `phi`) to the closure `c`, up to the first
+    /// error.
+    fn close(
+        &self,
+        c: &mut Closure,
+        m: &Monoid,
+        phi: &[u32],
+        order: &[usize],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), ClosureError> {
+        order.iter().try_for_each(|&h| {
+            c.add_heap_until(h, phi[h], &heap_options(&self.moves, m, phi, h), stop)
+        })
     }
 
     /// The closure of a candidate known to fail, over heaps `1 … phi.len() − 1` (`first`
@@ -952,25 +951,19 @@ impl QuotientSolver {
         }
         let limit = self.state_limit.min(by_memory);
         let mut c = Closure::new_on(m, limit, self.executor.clone());
-        for h in heap_order(phi.len() - 1, first) {
-            let o = heap_options(&self.moves, m, phi, h);
-            match c.add_heap_until(h, phi[h], &o, stop) {
-                Ok(()) => {}
-                Err(ClosureError::Stopped) => {
-                    return VerifyError::Quotient(QuotientError::Stopped { heap: n })
-                }
-                Err(ClosureError::TooMany) if limit < self.state_limit => {
-                    return VerifyError::Quotient(QuotientError::Memory {
-                        heap: n,
-                        limit: self.memory_limit,
-                        order: m.order,
-                    })
-                }
-                Err(e) => return VerifyError::Closure(e, c.len()),
+        match self.close(&mut c, m, phi, &heap_order(phi.len() - 1, first), stop) {
+            // The envelopes said it fails and the closure passed every position.
+            Ok(()) => VerifyError::Quotient(QuotientError::Disagreement { heap: n }),
+            Err(ClosureError::Stopped) => VerifyError::Quotient(QuotientError::Stopped { heap: n }),
+            Err(ClosureError::TooMany) if limit < self.state_limit => {
+                VerifyError::Quotient(QuotientError::Memory {
+                    heap: n,
+                    limit: self.memory_limit,
+                    order: m.order,
+                })
             }
+            Err(e) => VerifyError::Closure(e, c.len()),
         }
-        // The envelopes said it fails and the closure passed every position.
-        VerifyError::Quotient(QuotientError::Disagreement { heap: n })
     }
 
     /// A verified quotient for heaps `0 … phi.len() − 1` becomes the solver's.

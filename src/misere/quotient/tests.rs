@@ -59,6 +59,19 @@ fn fast_verdict(
     (Ok(()), c.len())
 }
 
+/// The heaps a test frees: each pick `(h, index, period)` with `h` taken into `1 … last`, the
+/// first pick of each heap.
+fn freed(picks: &[(usize, usize, usize)], last: usize) -> Vec<(usize, usize, usize)> {
+    let mut free: Vec<(usize, usize, usize)> = Vec::new();
+    for &(h, m, p) in picks {
+        let h = 1 + h % last;
+        if free.iter().all(|f| f.0 != h) {
+            free.push((h, m, p));
+        }
+    }
+    free
+}
+
 /// Does the candidate pass by its envelopes, heaps in the solver's order with `first` first?
 fn envelope_passes(s: &QuotientSolver, m: &super::Monoid, phi: &[u32], first: &[usize]) -> bool {
     let mut e = Envelope::new(m);
@@ -89,13 +102,7 @@ proptest! {
         let s = solver(&code, max);
         let last = s.phi.len() - 1;
         prop_assume!(last >= 2 && s.monoid().order <= 24);
-        let mut free: Vec<(usize, usize, usize)> = Vec::new();
-        for &(h, m, p) in &picks {
-            let h = 1 + h % last;
-            if free.iter().all(|f| f.0 != h) {
-                free.push((h, m, p));
-            }
-        }
+        let free = freed(&picks, last);
         let first: Vec<usize> = first.iter().map(|&h| 1 + h % last).collect();
         let mut cases: Vec<(super::Monoid, Vec<u32>)> = vec![(s.m.clone(), s.phi.clone())];
         cases.extend(build_candidate(&s.moves, &s.m, &s.phi, &free));
@@ -139,13 +146,7 @@ proptest! {
         // Small quotients only: the plain closure of a candidate on a quotient of some hundreds
         // of elements can take minutes (a CI run spent over five on one such case).
         prop_assume!(last >= 2 && s.monoid().order <= 24);
-        let mut free: Vec<(usize, usize, usize)> = Vec::new();
-        for &(h, m, p) in &picks {
-            let h = 1 + h % last;
-            if free.iter().all(|f| f.0 != h) {
-                free.push((h, m, p));
-            }
-        }
+        let free = freed(&picks, last);
         let fast = build_candidate(&s.moves, &s.m, &s.phi, &free);
         let plain = reference::build_candidate(&s.moves, &s.m, &s.phi, &free);
         prop_assert_eq!(&fast, &plain, "{} free {:?}", code, free);
