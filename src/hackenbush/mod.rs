@@ -173,30 +173,9 @@ pub enum StalkValue {
     Nimber(u64),
 }
 
-/// Who wins a Hackenbush position with perfect play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// Left (blue) wins, whoever starts.
-    Left,
-    /// Right (red) wins, whoever starts.
-    Right,
-    /// The second player wins.
-    P,
-    /// The first player wins.
-    N,
-}
-
-impl Outcome {
-    /// `"L"`, `"R"`, `"P"` or `"N"`.
-    pub fn letter(self) -> &'static str {
-        match self {
-            Outcome::Left => "L",
-            Outcome::Right => "R",
-            Outcome::P => "P",
-            Outcome::N => "N",
-        }
-    }
-}
+/// Who wins a Hackenbush position with perfect play: the outcome of any partizan game, Left being
+/// blue and Right red.
+pub use crate::partizan::Outcome;
 
 /// A sum of strings: its value `number + *nimber`.
 #[derive(Debug, Clone, PartialEq, Eq)]
