@@ -104,13 +104,16 @@ impl Sparse {
     /// The heads of the chunk of heaps `n0..n0 + count` for a far pass `part` that scans, when
     /// the engine has them and they apply: words for the heaps below `part.lim` (see
     /// [`Sparse::refresh_head`]), a fresh scan (not resumed), and every heap's head within its
-    /// first split's pairs.
+    /// first split's pairs. `bounds[i]` is heap `n0 + i`'s least open common value: its head
+    /// holds the rare values below it when that is at most the keys' limit (and is not looked
+    /// at otherwise).
     pub(super) fn heads<T: Cell>(
         &self,
         vals: &[T],
         n0: usize,
         count: usize,
         part: Part,
+        bounds: &[u32],
     ) -> Option<Heads> {
         let keys = self.head_keys.as_ref()?;
         let x = self.head_pairs;
@@ -140,8 +143,13 @@ impl Sparse {
         let left = self
             .head_left
             .get(from..from + count.next_multiple_of(32) + x)?;
+        let wanted: Vec<u32> = bounds[..count]
+            .iter()
+            .map(|&b| if b <= keys.limit() { b } else { 0 })
+            .collect();
         let mut sets = vec![[0u32; 8]; count];
-        head_lanes(self.tier, left, &self.head_right, count, keys, &mut sets);
+        let right = &self.head_right;
+        head_lanes(self.tier, left, right, count, keys, &wanted, &mut sets);
         Some(Heads {
             sets,
             at0: (base + x as isize) as usize,
