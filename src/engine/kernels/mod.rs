@@ -505,12 +505,13 @@ impl HeadKeys {
 /// head): the keys past them are not looked for (Officers at 2^20: 3.9 registers a group of 8
 /// on average instead of 5). A group whose bounds are all 0 gets empty sets. Needs
 /// `out.len() ≥ count`, `bounds.len() ≥ count` and `left.len() ≥` `count` rounded up to 32,
-/// plus `right.len()`; the words of `right` below 2^16 (a word in 32 bits, so that AVX2
-/// broadcasts it with one load).
+/// plus `right.len()`; every word below 2^16 (in 32 bits: AVX2 XORs the heaps' words straight
+/// from memory and broadcasts a column's with one load; AVX-512 BW's 16-bit lanes read a copy
+/// in 16 bits made a call).
 #[inline(always)]
 pub(super) fn head_lanes(
     tier: Tier,
-    left: &[u16],
+    left: &[u32],
     right: &[u32],
     count: usize,
     keys: &HeadKeys,
@@ -520,6 +521,7 @@ pub(super) fn head_lanes(
     assert!(out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len());
     assert!(bounds.len() >= count && bounds[..count].iter().all(|&b| b <= keys.limit));
     assert!(right.iter().all(|&q| q < 1 << 16));
+    debug_assert!(left.iter().all(|&l| l < 1 << 16));
     // The groups of `group` heaps, each with its registers.
     let groups = |group: usize,
                   out: &mut [[u32; 8]],
@@ -535,6 +537,7 @@ pub(super) fn head_lanes(
     };
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
+        let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
         macro_rules! regs {
             ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal / $r2:literal),*) => {
                 match $regs {

@@ -658,14 +658,14 @@ fn head_lanes_and_marks_as_the_definition_says() {
                     0 => HeadKeys::NONE,
                     _ => keys.word((next() % 512) as u32),
                 };
-                let left: Vec<u16> = (0..count.next_multiple_of(32) + x)
-                    .map(|_| word(&mut next))
+                let left: Vec<u32> = (0..count.next_multiple_of(32) + x)
+                    .map(|_| u32::from(word(&mut next)))
                     .collect();
                 let right: Vec<u32> = (0..x).map(|_| u32::from(word(&mut next))).collect();
                 let mut want = vec![[0u32; 8]; count];
                 for (i, set) in want.iter_mut().enumerate() {
                     for c in 0..x {
-                        let k = u32::from(left[i + c]) ^ right[c];
+                        let k = left[i + c] ^ right[c];
                         if k < 32 * regs as u32 {
                             set[(k / 32) as usize] |= 1 << (k % 32);
                         }

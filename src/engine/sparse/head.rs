@@ -10,6 +10,11 @@
 //! rare values below its bound all have keys there then marks the rare values its head met in
 //! its row and starts its scan at `a0 + X` with the targets left; another heap scans from the
 //! start (the marks are options of the heap either way: exactness does not depend on them).
+//! The heaps' bounds (least open common values) are found before the heads, so that each lane
+//! group takes only the registers that hold the rare values below its largest bound
+//! (`HeadKeys::regs_for`; counted on the values, a heap's value standing for its bound: about
+//! 3.9 registers of 32 keys a group of 8 on Officers instead of 5, 2.2 on Grundy's game
+//! instead of 3).
 
 use super::*;
 use crate::engine::kernels::{head_lanes, HeadKeys};
@@ -89,8 +94,9 @@ impl Sparse {
         let want = (2 * self.block_len() + x + 64).min(vals.len());
         if self.head_mask != self.mask || self.head_left.len() < HEAD_PAD + want {
             self.head_left.clear();
-            self.head_left.resize(HEAD_PAD + 1, HeadKeys::NONE);
-            let words = vals[1..want].iter().map(|v| keys.word(v.get()));
+            self.head_left
+                .resize(HEAD_PAD + 1, u32::from(HeadKeys::NONE));
+            let words = vals[1..want].iter().map(|v| u32::from(keys.word(v.get())));
             self.head_left.extend(words);
             self.head_mask = self.mask;
         }
