@@ -522,10 +522,11 @@ pub(super) fn head_lanes(
     assert!(bounds.len() >= count && bounds[..count].iter().all(|&b| b <= keys.limit));
     assert!(right.iter().all(|&q| q < 1 << 16));
     debug_assert!(left.iter().all(|&l| l < 1 << 16));
+    // The lanes of a group: its first heap, its heap count, its registers, the sets from its
+    // first heap on.
+    type Group<'a> = dyn FnMut(usize, usize, usize, &mut [[u32; 8]]) + 'a;
     // The groups of `group` heaps, each with its registers.
-    let groups = |group: usize,
-                  out: &mut [[u32; 8]],
-                  lanes: &mut dyn FnMut(usize, usize, usize, &mut [[u32; 8]])| {
+    let groups = |group: usize, out: &mut [[u32; 8]], lanes: &mut Group<'_>| {
         for h0 in (0..count).step_by(group) {
             let n = group.min(count - h0);
             let most = bounds[h0..h0 + n].iter().copied().max().unwrap_or(0);
