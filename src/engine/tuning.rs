@@ -68,7 +68,7 @@ static INSTALLED: OnceLock<Tuning> = OnceLock::new();
 
 impl Tuning {
     /// The register counts step 1 in lanes is compiled for.
-    pub const LANE_REGS: [usize; 6] = LaneKeys::REGS;
+    pub const LANE_REGS: [usize; 7] = LaneKeys::REGS;
 
     /// The longest head `NIMSEQ_HEAD` takes, in pairs.
     pub const MOST_HEAD_PAIRS: usize = 4096;

@@ -902,7 +902,7 @@ pub(super) unsafe fn scan_u16(
 /// plus `right.len()`.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn head_lanes<const R: usize>(
-    left: &[u16],
+    left: &[u32],
     right: &[u32],
     count: usize,
     out: &mut [[u32; 8]],
@@ -930,10 +930,10 @@ pub(super) unsafe fn head_lanes<const R: usize>(
 /// that its registers are allocated for this loop alone (as [`lane_block`]).
 ///
 /// # Safety
-/// The processor must have AVX2; `left.len() ≥ right.len() + 7`.
+/// The processor must have AVX2; `left.len() ≥ right.len() + 7`, every word below 2^16.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-unsafe fn head_block<const R: usize>(left: &[u16], right: &[u32]) -> [__m256i; 8] {
+unsafe fn head_block<const R: usize>(left: &[u32], right: &[u32]) -> [__m256i; 8] {
     assert!(left.len() >= right.len() + 7);
     let one = _mm256_set1_epi32(1);
     let thirty_two = _mm256_set1_epi32(32);
@@ -942,9 +942,7 @@ unsafe fn head_block<const R: usize>(left: &[u16], right: &[u32]) -> [__m256i; 8
     let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
     for (c, &q) in right.iter().enumerate() {
         // SAFETY: c + 8 ≤ right.len() + 7 ≤ left.len() (checked above).
-        let l = unsafe {
-            _mm256_cvtepu16_epi32(_mm_loadu_si128(left.as_ptr().add(c) as *const __m128i))
-        };
+        let l = unsafe { _mm256_loadu_si256(left.as_ptr().add(c) as *const __m256i) };
         // A key in register w is 1 << (key − 32w) there; a common pair (bit 8) or a pair left
         // out (bit 9) shifts past every register (at most 8 of 32 keys).
         let mut shift = _mm256_xor_si256(l, _mm256_set1_epi32(q as i32));

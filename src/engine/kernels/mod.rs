@@ -105,8 +105,9 @@ pub(super) struct LaneKeys {
 
 impl LaneKeys {
     /// The register counts [`lane_marks`] is compiled for (1, for tests, clips at 32; 10 is
-    /// AVX2's 5 registers of 32 keys, Officers' values below 320).
-    pub const REGS: [usize; 6] = [1, 4, 8, 10, 12, 16];
+    /// AVX2's 5 registers of 32 keys, Officers' values below 320; 6 is AVX2's 3, Grundy's
+    /// game's values below 192).
+    pub const REGS: [usize; 7] = [1, 4, 6, 8, 10, 12, 16];
 
     /// The keys of the mask's common values in `regs` registers (one of [`LaneKeys::REGS`]),
     /// when the mask's lowest bit is below bit 8 and it fits 16 bits (else `None`).
@@ -350,17 +351,39 @@ pub(super) fn lane_marks<T: Cell>(
                     }
                 };
             }
-            unsafe { words!(1 / 1, 4 / 2, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
+            unsafe { words!(1 / 1, 4 / 2, 6 / 3, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
         }
         Lanes::Avx512Bw => {
             let _proof = tier
                 .avx512bw()
                 .expect("AVX-512 BW lanes on an AVX-512 tier");
-            unsafe { regs!(avx512bw, 1 / 1, 4 / 4, 8 / 8, 10 / 10, 12 / 12, 16 / 16) }
+            unsafe {
+                regs!(
+                    avx512bw,
+                    1 / 1,
+                    4 / 4,
+                    6 / 6,
+                    8 / 8,
+                    10 / 10,
+                    12 / 12,
+                    16 / 16
+                )
+            }
         }
         Lanes::Vbmi => {
             let _proof = tier.avx512vbmi().expect("VBMI lanes on the VBMI tier");
-            unsafe { regs!(avx512vbmi, 1 / 1, 4 / 4, 8 / 8, 10 / 10, 12 / 12, 16 / 16) }
+            unsafe {
+                regs!(
+                    avx512vbmi,
+                    1 / 1,
+                    4 / 4,
+                    6 / 6,
+                    8 / 8,
+                    10 / 10,
+                    12 / 12,
+                    16 / 16
+                )
+            }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -391,6 +414,8 @@ pub(super) struct HeadKeys {
     key_of: [u8; 512],
     /// … and 1 where it is rare and its key below `32 · regs`, else 0.
     rare: [u8; 512],
+    /// The limit of each register count of [`HeadKeys::REGS`] up to `regs` (0 past it).
+    limits: [u32; 6],
 }
 
 impl HeadKeys {
@@ -415,6 +440,13 @@ impl HeadKeys {
         let limit = (0..1 << 16)
             .find(|&v| rare(v) && key_without(v, low) >= keys)
             .unwrap_or(1 << 16);
+        let limit_of = |regs: usize| {
+            let keys = 32 * regs as u32;
+            (0..1 << 16)
+                .find(|&v| rare(v) && key_without(v, low) >= keys)
+                .unwrap_or(1 << 16)
+        };
+        let limits = Self::REGS.map(|r| if r <= regs { limit_of(r) } else { 0 });
         let mut hk = HeadKeys {
             mask,
             low,
@@ -422,6 +454,7 @@ impl HeadKeys {
             limit,
             key_of: [0; 512],
             rare: [0; 512],
+            limits,
         };
         for v in 0..512u32 {
             let k = key_without(v, low);
@@ -446,6 +479,17 @@ impl HeadKeys {
     pub(super) fn limit(&self) -> u32 {
         self.limit
     }
+
+    /// The fewest registers of [`HeadKeys::REGS`], at most the keys', whose keys hold every rare
+    /// value below `bound` (at most [`HeadKeys::limit`]); 0 for a bound of 0 (no head wanted).
+    pub(super) fn regs_for(&self, bound: u32) -> usize {
+        debug_assert!(bound <= self.limit);
+        if bound == 0 {
+            return 0;
+        }
+        let i = self.limits.iter().position(|&l| l >= bound).unwrap_or(0);
+        Self::REGS[i].min(self.regs)
+    }
 }
 
 /// The scan's head in lanes: for each heap `i < count`, `out[i]` is the set of the keys below
@@ -455,48 +499,79 @@ impl HeadKeys {
 /// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`). With
 /// AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): a shift
 /// and an OR a register per column, no per-pair branch or store; with AVX-512 BW, 32 heaps at a
-/// time in 16-bit lanes. Needs `out.len() ≥ count` and `left.len() ≥` `count` rounded up to
-/// 32, plus `right.len()`; the words of `right` below 2^16 (a word in 32 bits, so that AVX2
-/// broadcasts it with one load).
+/// time in 16-bit lanes. Each lane group (8 heaps on AVX2, 32 on AVX-512 BW) takes the fewest
+/// registers whose keys hold the rare values below the largest of its heaps' `bounds` (a
+/// heap's least open common value, at most [`HeadKeys::limit`]; 0 for a heap that wants no
+/// head): the keys past them are not looked for (Officers at 2^20: 3.9 registers a group of 8
+/// on average instead of 5). A group whose bounds are all 0 gets empty sets. Needs
+/// `out.len() ≥ count`, `bounds.len() ≥ count` and `left.len() ≥` `count` rounded up to 32,
+/// plus `right.len()`; every word below 2^16 (in 32 bits: AVX2 XORs the heaps' words straight
+/// from memory and broadcasts a column's with one load; AVX-512 BW's 16-bit lanes read a copy
+/// in 16 bits made a call).
 #[inline(always)]
 pub(super) fn head_lanes(
     tier: Tier,
-    left: &[u16],
+    left: &[u32],
     right: &[u32],
     count: usize,
     keys: &HeadKeys,
+    bounds: &[u32],
     out: &mut [[u32; 8]],
 ) {
     assert!(out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len());
+    assert!(bounds.len() >= count && bounds[..count].iter().all(|&b| b <= keys.limit));
     assert!(right.iter().all(|&q| q < 1 << 16));
+    debug_assert!(left.iter().all(|&l| l < 1 << 16));
+    // The lanes of a group: its first heap, its heap count, its registers, the sets from its
+    // first heap on.
+    type Group<'a> = dyn FnMut(usize, usize, usize, &mut [[u32; 8]]) + 'a;
+    // The groups of `group` heaps, each with its registers.
+    let groups = |group: usize, out: &mut [[u32; 8]], lanes: &mut Group<'_>| {
+        for h0 in (0..count).step_by(group) {
+            let n = group.min(count - h0);
+            let most = bounds[h0..h0 + n].iter().copied().max().unwrap_or(0);
+            match keys.regs_for(most) {
+                0 => out[h0..h0 + n].fill([0; 8]),
+                regs => lanes(h0, n, regs, &mut out[h0..]),
+            }
+        }
+    };
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
+        let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
         macro_rules! regs {
-            ($($r:literal / $r2:literal),*) => {
-                match keys.regs {
+            ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal / $r2:literal),*) => {
+                match $regs {
                     // SAFETY: the tier's proof says the processor has AVX-512 F and BW; bounds
-                    // checked above.
-                    $( $r => unsafe { avx512bw::head_lanes::<$r2>(left, right, count, out) }, )*
+                    // checked above ($h0 a multiple of 32).
+                    $( $r => unsafe {
+                        avx512bw::head_lanes::<$r2>(&left[$h0..], right, $n, $out)
+                    }, )*
                     _ => unreachable!("HeadKeys::REGS"),
                 }
             };
         }
-        return regs!(1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16);
+        return groups(32, out, &mut |h0, n, regs, out| {
+            regs!(h0, n, regs, out, 1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16)
+        });
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx2() {
         macro_rules! regs {
-            ($($r:literal),*) => {
-                match keys.regs {
-                    // SAFETY: the tier's proof says the processor has AVX2; bounds checked above.
-                    $( $r => unsafe { avx2::head_lanes::<$r>(left, right, count, out) }, )*
+            ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal),*) => {
+                match $regs {
+                    // SAFETY: the tier's proof says the processor has AVX2; bounds checked above
+                    // ($h0 a multiple of 8).
+                    $( $r => unsafe { avx2::head_lanes::<$r>(&left[$h0..], right, $n, $out) }, )*
                     _ => unreachable!("HeadKeys::REGS"),
                 }
             };
         }
-        return regs!(1, 2, 3, 4, 5, 8);
+        return groups(8, out, &mut |h0, n, regs, out| {
+            regs!(h0, n, regs, out, 1, 2, 3, 4, 5, 8)
+        });
     }
-    let _ = tier;
+    let _ = (tier, groups);
     portable::head_lanes(left, right, count, keys.regs, out);
 }
 

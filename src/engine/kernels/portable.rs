@@ -457,7 +457,7 @@ pub(super) fn scan<T: Cell>(
 /// [`super::head_lanes`] one pair at a time.
 #[inline(always)]
 pub(super) fn head_lanes(
-    left: &[u16],
+    left: &[u32],
     right: &[u32],
     count: usize,
     regs: usize,
@@ -467,7 +467,7 @@ pub(super) fn head_lanes(
     for (i, set) in out.iter_mut().enumerate().take(count) {
         *set = [0; 8];
         for (&l, &q) in left[i..].iter().zip(right) {
-            let k = u32::from(l) ^ q;
+            let k = l ^ q;
             if k < keys {
                 set[(k >> 5) as usize] |= 1 << (k & 31);
             }

@@ -628,41 +628,75 @@ fn scan_meets_every_target_in_order() {
     }
 }
 
-/// The scan's head in lanes sets exactly the keys below its registers of the rare pair values
-/// (a word's bit 16: the class; bit 20: a pair left out), on every tier, every register count,
-/// heap counts off the 8 lanes; and its marks are the rare values of the set, below the end.
+/// The scan's head in lanes sets exactly the keys below some of its registers of the rare pair
+/// values (a word's bit 16: the class; bit 20: a pair left out), on every tier, every register
+/// count, heap counts off the 8 lanes: at least the registers that hold the rare values below
+/// the heap's bound (none for a bound of 0); and its marks are the rare values of the set,
+/// below the end.
 #[test]
 fn head_lanes_and_marks_as_the_definition_says() {
     let mut next = rng(11);
     for mask in [0x1EEu32, 0xFE, 0x13, 0x8] {
         for &regs in &HeadKeys::REGS {
             let keys = HeadKeys::new(mask, regs).expect("a mask with its lowest bit below 8");
+            // Fewest registers for a bound: every rare value below it has a key there, and
+            // not so with fewer.
+            for b in 0..keys.limit().min(1 << 10) {
+                let r = keys.regs_for(b);
+                let keyed = |r: usize| {
+                    (0..b).all(|v| !is_rare(v, mask) || key_without(v, keys.low) < 32 * r as u32)
+                };
+                assert!(
+                    r <= regs && (b == 0) == (r == 0) && keyed(r),
+                    "bound {b}: {r}"
+                );
+                let fewer = HeadKeys::REGS.iter().rev().find(|&&f| f < r);
+                assert!(fewer.is_none_or(|&f| !keyed(f)), "bound {b}: {r}");
+            }
             for (count, x) in [(1usize, 1usize), (7, 40), (8, 64), (37, 300), (128, 1024)] {
                 let word = |next: &mut dyn FnMut() -> u64| match next() % 16 {
                     0 => HeadKeys::NONE,
                     _ => keys.word((next() % 512) as u32),
                 };
-                let left: Vec<u16> = (0..count.next_multiple_of(32) + x)
-                    .map(|_| word(&mut next))
+                let left: Vec<u32> = (0..count.next_multiple_of(32) + x)
+                    .map(|_| u32::from(word(&mut next)))
                     .collect();
                 let right: Vec<u32> = (0..x).map(|_| u32::from(word(&mut next))).collect();
                 let mut want = vec![[0u32; 8]; count];
                 for (i, set) in want.iter_mut().enumerate() {
                     for c in 0..x {
-                        let k = u32::from(left[i + c]) ^ right[c];
+                        let k = left[i + c] ^ right[c];
                         if k < 32 * regs as u32 {
                             set[(k / 32) as usize] |= 1 << (k % 32);
                         }
                     }
                 }
+                let most = keys.limit().min(600);
+                let bounds: Vec<u32> = (0..count)
+                    .map(|_| match next() % 4 {
+                        0 => 0,
+                        1 => keys.limit(),
+                        _ => (next() % u64::from(most + 1)) as u32,
+                    })
+                    .collect();
+                // The set below r registers.
+                let below = |set: &[u32; 8], r: usize| -> [u32; 8] {
+                    std::array::from_fn(|w| if w < r { set[w] } else { 0 })
+                };
                 for tier in Tier::available() {
                     let mut got = vec![[u32::MAX; 8]; count + 1];
-                    head_lanes(tier, &left, &right, count, &keys, &mut got);
-                    assert_eq!(
-                        got[..count],
-                        want[..],
-                        "{tier:?} mask {mask:#x} regs {regs}"
-                    );
+                    head_lanes(tier, &left, &right, count, &keys, &bounds, &mut got);
+                    for i in 0..count {
+                        let least = keys.regs_for(bounds[i]);
+                        let ok = (0..=regs)
+                            .filter(|&r| r >= least)
+                            .any(|r| got[i] == below(&want[i], r));
+                        assert!(
+                            ok || least == 0 && got[i] == [0; 8],
+                            "{tier:?} mask {mask:#x} regs {regs} heap {i} bound {}",
+                            bounds[i]
+                        );
+                    }
                     assert_eq!(got[count], [u32::MAX; 8], "past the heaps");
                 }
             }

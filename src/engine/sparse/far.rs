@@ -313,12 +313,22 @@ impl Sparse {
             // Small parts from here on pair with large ones below the limit for every heap.
             let from = (n0 + scans.len()).saturating_sub(part.lim);
             let mut cursor = self.witnesses.as_ref().map(|_| Cursor::new(from, width));
-            let heads = self.heads(vals, n0, scans.len(), part);
+            // Each heap's least open common value first: the heads hold the rare values below.
+            let open: Vec<(u32, bool)> = rows
+                .chunks_mut(stride)
+                .zip(scans.iter())
+                .enumerate()
+                .map(|(i, (row, fs))| {
+                    self.least_open(&mut row[..width], vals, n0 + i, part.lim, fs.clipped)
+                })
+                .collect();
+            let bounds: Vec<u32> = open.iter().map(|&(c, _)| c.min(width as u32)).collect();
+            let heads = self.heads(vals, n0, scans.len(), part, &bounds);
             for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
                 let (n, c) = (n0 + i, cursor.as_mut());
                 let head = heads.as_ref().map(|h| h.of(i));
                 let row = &mut row[..width];
-                *fs = self.far_scan(row, &mut targets, vals, n, part, *fs, c, head);
+                *fs = self.far_scan(row, &mut targets, vals, n, part, *fs, open[i], c, head);
             }
         }
     }
@@ -525,6 +535,7 @@ impl Sparse {
     /// the splits up to that one, and the scan goes on from there. With a `head` (the key set
     /// of the heap's first pairs and the pair after them, see `head.rs`) that holds every rare
     /// value below the bound, those pairs' rare values are marked and the scan starts after them.
+    /// `open` is what [`Sparse::least_open`] gave for the row (with `marked.clipped`).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn far_scan<T: Cell>(
@@ -535,11 +546,12 @@ impl Sparse {
         n: usize,
         part: Part,
         marked: FarScan,
+        open: (u32, bool),
         cursor: Option<&mut Cursor>,
         head: Option<(&[u32; 8], usize)>,
     ) -> FarScan {
         let lim = part.lim;
-        let (c, clipped) = self.least_open(row, vals, n, lim, marked.clipped);
+        let (c, clipped) = open;
         let bound = c.min(self.width as u32);
         let mut fs = FarScan {
             bound,

@@ -170,7 +170,7 @@ pub struct Sparse {
     /// The words the heads read ([`HeadKeys::word`]): of the first heaps (after `HEAD_PAD`
     /// words left out), for the mask `head_mask`, and of the heaps `head_lim − 1` down to
     /// `head_lim − head_pairs` (none when `head_lim` is 0).
-    head_left: Vec<u16>,
+    head_left: Vec<u32>,
     head_mask: u32,
     head_right: Vec<u32>,
     head_lim: usize,
