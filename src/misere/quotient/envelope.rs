@@ -128,6 +128,16 @@ impl Envelope {
         self.reached.iter().filter(|&&r| r).count()
     }
 
+    /// The element `t` whose row `P/t = { z : tz ∈ P }` is `bits` (`|Q|/64` words, rounded
+    /// up), if any: at most one, as the monoid is reduced (distinct elements have distinct
+    /// rows).
+    pub(super) fn element_with_row(&self, bits: &[u64]) -> Option<u32> {
+        self.quot
+            .chunks_exact(self.w)
+            .position(|row| row == bits)
+            .map(|t| t as u32)
+    }
+
     /// Never empty (the empty position's class is always there).
     pub fn is_empty(&self) -> bool {
         false

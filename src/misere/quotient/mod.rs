@@ -35,7 +35,9 @@
 //!    an old element, a new generator `x` otherwise, `P` recomputed over least words.
 //! 3. `M` reduced by indistinguishability (Moore's partition refinement, O(|M|·generators) a
 //!    round) and renumbered by least word: when nothing merges beyond `Q` itself the quotient
-//!    did not change (heap `n` equals an old element).
+//!    did not change (heap `n` equals an old element). That case, the common one once a
+//!    quotient settles, is recognised first without the reduction ([`old_element`]: every
+//!    column of `P_M` is a row `P/a^k` of `Q`), which gives the same answer.
 //! 4. The reduced candidate is verified over all heaps `1 … n`, by the closure of
 //!    [`closure::Closure`] (every signature of a position) or by its envelopes
 //!    ([`envelope::Envelope`]: the union and intersection of the signatures of each class of
@@ -695,8 +697,21 @@ impl QuotientSolver {
             }
         };
         let in_p = |e: usize| cols[e / q][e % q];
-        let (class, count) = monoid::reduce(q * len, &in_p, &mul_gen, ng + 1);
-        let x_class = class[cap(1) * q];
+        // Most heaps are an old element once the quotient settles: found without the
+        // reduction, which gives the same then (see `old_element`).
+        let old = old_element(&self.m, &self.envelope, mu, &cols);
+        let (class, count) = match old {
+            Some(_) => (Vec::new(), q),
+            None => monoid::reduce(q * len, &in_p, &mul_gen, ng + 1),
+        };
+        debug_assert!(match old {
+            Some(a) => {
+                let (c, k) = monoid::reduce(q * len, &in_p, &mul_gen, ng + 1);
+                k == q && c[cap(1) * q] == a
+            }
+            None => count != q,
+        });
+        let x_class = old.unwrap_or_else(|| class[cap(1) * q]);
         // A new quotient needs its table and room to verify it (an old element, nothing).
         if count != q && limits::table_bytes(count) + limits::closure_floor(count) > self.budget() {
             return Err(memory(count));
@@ -704,7 +719,7 @@ impl QuotientSolver {
         let failure = if count == q {
             // Nothing new: heap n is an old element (the classes of (a, 0) are the old
             // elements in the old order, see the module text).
-            debug_assert!((0..q).all(|a| class[a] as usize == a));
+            debug_assert!(old.is_some() || (0..q).all(|a| class[a] as usize == a));
             match self.envelope.add_heap_until(&self.m, x_class, &o, stop) {
                 Ok(()) => {
                     self.phi.push(x_class);
@@ -1376,6 +1391,45 @@ pub fn compute_from(
         }
     }
     (s, None)
+}
+
+/// The old element heap `n` is, if it is one: the `a` of the quotient `m` of heaps
+/// `0 … n − 1` such that column `k` of `P_M` (`cols`, index `mu`, see the module text) is
+/// `P/a^k = { z : a^k·z ∈ P }` for every `k`, and `a^(mu+p) = a^mu` (`p` the columns' period).
+/// Exactly then the reduction of `M = Q × C` merges nothing beyond `Q` and puts `(1, x)` in
+/// `a`'s class: `(z, k) ↦ z·a^k` is then a homomorphism of `M` onto `Q` (well defined since
+/// `a^(mu+p) = a^mu`) under which `P_M` is the preimage of `P`, so, `Q` being reduced, its
+/// fibres are the classes of the reduction; conversely, when the reduction leaves `|Q|`
+/// classes with `(1, x)` in `a`'s, `(z, k)` is in the class of `z·a^k`, which gives both
+/// conditions. `a` is found by column 1 among the rows `P/t` the envelopes of `m` keep (one
+/// at most: `Q` is reduced), then every column is checked: O(|Q|·columns) against the
+/// reduction's O(|Q|·columns·generators) a round.
+fn old_element(m: &Monoid, env: &Envelope, mu: usize, cols: &[Vec<bool>]) -> Option<u32> {
+    let q = m.order;
+    let a = match cols.get(1) {
+        // One column: `x = 1`, the identity.
+        None => 0,
+        Some(col) => {
+            let mut bits = vec![0u64; q.div_ceil(64)];
+            for (z, _) in col.iter().enumerate().filter(|&(_, &b)| b) {
+                bits[z / 64] |= 1 << (z % 64);
+            }
+            env.element_with_row(&bits)?
+        }
+    };
+    // `a^k`, from the identity.
+    let (mut power, mut at_mu) = (0u32, 0u32);
+    for (k, col) in cols.iter().enumerate() {
+        if k == mu {
+            at_mu = power;
+        }
+        let row = &m.table[power as usize * q..(power as usize + 1) * q];
+        if k > 0 && !col.iter().zip(row).all(|(&c, &e)| c == m.p[e as usize]) {
+            return None;
+        }
+        power = m.mul(power, a);
+    }
+    (power == at_mu).then_some(a)
 }
 
 /// The distinct elements of the options of heap `h` under `phi` in `m`.

@@ -165,6 +165,67 @@ proptest! {
     }
 }
 
+/// What the reduction of `Q × C` says of heap `n` (the plain way, as `step_inner` did before
+/// `old_element`): its element when it merges nothing beyond `Q`, else `None`.
+fn old_by_reduction(
+    s: &QuotientSolver,
+    n: usize,
+    mu: usize,
+    per: usize,
+    cols: &[Vec<bool>],
+) -> Option<u32> {
+    let q = s.m.order;
+    let len = mu + per;
+    let cap = |k: usize| if k < len { k } else { mu + (k - mu) % per };
+    let mut gens: Vec<u32> = s.phi[..n].iter().copied().filter(|&g| g != 0).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let mul_gen = |e: usize, gi: usize| {
+        let (k, a) = (e / q, e % q);
+        match gens.get(gi) {
+            Some(&g) => k * q + s.m.mul(a as u32, g) as usize,
+            None => cap(k + 1) * q + a,
+        }
+    };
+    let (class, count) =
+        super::monoid::reduce(q * len, &|e| cols[e / q][e % q], &mul_gen, gens.len() + 1);
+    (count == q).then(|| class[cap(1) * q])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0031),
+        ..ProptestConfig::default()
+    })]
+
+    /// Heap by heap, `old_element` (the element heap `n` is, found from the rows `P/t`) is
+    /// what the reduction of `Q × C` gives: `Some(a)` exactly when nothing new merges, with
+    /// `(1, x)` in `a`'s class; and some heap of each code is an old element.
+    #[test]
+    fn old_elements_are_what_the_reduction_gives(code in code(), max in 4usize..24) {
+        let rule = Rule::parse(&code).expect("a valid code");
+        let mut s = QuotientSolver::new(&rule, 1 << 16);
+        let mut olds = 0;
+        // Small quotients only, as above: the steps of a wild code's larger ones cost seconds.
+        while s.count() <= max && s.monoid().order <= 24 {
+            let n = s.count();
+            if n > s.moves.max_heap {
+                s.moves = s.rule.moves((2 * n).max(16));
+            }
+            let o = s.options_of_heap(n);
+            let (mu, per, cols) = s.columns(n, &o).expect("small columns");
+            let fast = super::old_element(&s.m, &s.envelope, mu, &cols);
+            prop_assert_eq!(fast, old_by_reduction(&s, n, mu, per, &cols), "{} heap {}", code, n);
+            olds += usize::from(fast.is_some());
+            if s.step().is_err() {
+                break;
+            }
+        }
+        prop_assert!(olds > 0 || s.count() <= 3, "{}: no heap was an old element", code);
+    }
+}
+
 /// `(Φ, order)` of 0.07's quotient to heap `max` with these limits and stop check.
 fn dawson(
     max: usize,
