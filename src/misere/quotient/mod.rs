@@ -46,8 +46,9 @@
 //!    (the old quotient is refined). The closure names a failing position (one of the fewest
 //!    heaps); *recalibration* (Plambeck and Siegel's, guided by a failing position) frees a
 //!    set of its heaps, smallest sets first: each freed heap becomes its own cyclic generator
-//!    (`x^(i+1+2) = x^(i+1)`, `i` the larger of its index in the failed candidate and its count
-//!    in the position), the others keep their elements of the failed candidate's monoid; `P` is
+//!    (`x^(j+2) = x^j`, `j` the larger of its index in the failed candidate and its count
+//!    in the position, plus one; or, with [`IndexGrowth::Double`], twice the count once the
+//!    count reaches the index), the others keep their elements of the failed candidate's monoid; `P` is
 //!    computed over least words, the monoid reduced ([`build_candidate`]); the first candidate
 //!    that predicts the failing position correctly is verified again, and so on from each new
 //!    failure. This is a search that need not succeed: after [`MAX_RECALIBRATIONS`] candidates
@@ -126,6 +127,15 @@
 //!   the row of the word without its first heap, written before it: written column by column
 //!   it missed the cache on every entry (65 % of the construction at order 9,000), and a pass
 //!   a heap of the word was 15 % of 0.07 to heap 33.
+//! - **Tables of the narrowest ids, shared, in reused pages** ([`monoid::Table`]). A table
+//!   holds `u16` ids up to order 2^16 (half the bytes of `u32`), and the closure and the
+//!   envelopes read the candidate's table instead of copying it; the unreduced candidate is
+//!   given back before the reduced table is made. A candidate given up during a heap leaves
+//!   its table's buffer to the next one (pages already mapped), and fresh tables ask for huge
+//!   pages ([`monoid::huge_pages`]). Before, a candidate of order 31,728 (0.6 at heap 17, the
+//!   order limit raised to 2^15) held three tables of 4 GB (the failed candidate it was built
+//!   from, its own, the closure's copy): 8.3 GB peak, 2.26 million page faults and 16 s of
+//!   system time beside 3.6 s of user time; now 2.3 GB, 15,000 faults, 2.0 s user.
 //! - **The closure without branches or allocation** ([`closure`]): the gather is done once per
 //!   state and distinct `g`, from the state's signature spread one byte a bit: a byte load an
 //!   element, packed to words by multiplies (bit by bit through shifts and masks of the
@@ -245,7 +255,7 @@ use crate::rules::{MoveSet, Rule};
 
 pub use closure::{Closure, ClosureError};
 pub use envelope::{Envelope, EnvelopeError};
-pub use monoid::{presentation, Monoid, Presentation, ProductTable};
+pub use monoid::{presentation, Ids, Monoid, Presentation, ProductTable, Table};
 
 /// Why a quotient computation stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -334,6 +344,9 @@ const CLOSURE_FIRST: usize = 16;
 /// Most columns (powers of a new generator) tried before giving up.
 const MAX_COLUMNS: usize = 1 << 14;
 
+/// Most heaps a widened recalibration frees at once ([`QuotientSolver::with_wider_search`]).
+const WIDER_SIZE: usize = 3;
+
 /// Most candidates tried for one heap before giving up.
 pub const MAX_RECALIBRATIONS: usize = 64;
 
@@ -359,6 +372,11 @@ pub struct QuotientSolver {
     backup_bytes: usize,
     /// How a failed candidate is recalibrated.
     recalibration: Recalibration,
+    /// How the index of a freed heap grows when a failing position holds as many copies.
+    growth: IndexGrowth,
+    /// Whether a recalibration that finds no candidate among the heaps of the last failing
+    /// position tries small sets of the heaps of every failing position of the heap.
+    wider: bool,
     /// The largest candidates a recalibration builds.
     candidate_limits: CandidateLimits,
     /// The candidates tried at the last heap that needed a recalibration.
@@ -367,6 +385,10 @@ pub struct QuotientSolver {
     trace: Option<std::sync::mpsc::Sender<Attempt>>,
     /// The threads verifications run on ([`QuotientSolver::with_executor`]).
     executor: Executor,
+    /// The table buffer of a candidate given up during this heap, for the next candidate
+    /// (pages already mapped: see [`Ids::zeroed_reusing`]); counted as held, dropped when the
+    /// heap ends.
+    spare: std::sync::Mutex<Option<Ids>>,
 }
 
 /// How the candidates after a failed one are built (see the module text).
@@ -380,6 +402,32 @@ pub enum Recalibration {
     /// with an index one above its copies there.
     #[default]
     FromFailed,
+}
+
+/// The index a recalibration gives a heap it frees (period 2 in every case), from its index
+/// `i` in the failed candidate and its copies `k` in the failing position (see the module
+/// text: the search's order, never its answer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IndexGrowth {
+    /// `max(i, k) + 1`: one power more than the position shows. When the failures are
+    /// `x^k·…` with `k` one larger each time, this creeps one power a candidate.
+    #[default]
+    Step,
+    /// `max(i, k) + 1` while `k < i`; once the position holds `k ≥ i ≥ 1` copies (the index
+    /// was met), `2k`: the next power failures met are covered at once, at the price of a
+    /// larger radix.
+    Double,
+}
+
+impl IndexGrowth {
+    /// The index of a heap freed with index `i` in the failed candidate and `k` copies in the
+    /// failing position.
+    pub fn index(self, i: usize, k: usize) -> usize {
+        match self {
+            IndexGrowth::Double if i >= 1 && k >= i => 2 * k,
+            _ => i.max(k) + 1,
+        }
+    }
 }
 
 /// One candidate verified during a recalibration (for reports and experiments).
@@ -426,10 +474,13 @@ impl QuotientSolver {
             memory_limit: usize::MAX,
             backup_bytes: 0,
             recalibration: Recalibration::default(),
+            growth: IndexGrowth::default(),
+            wider: false,
             candidate_limits: CandidateLimits::default(),
             attempts: Vec::new(),
             trace: None,
             executor: Executor::serial(),
+            spare: std::sync::Mutex::new(None),
         }
     }
 
@@ -444,6 +495,21 @@ impl QuotientSolver {
     /// The same solver recalibrating failed candidates by `how`.
     pub fn with_recalibration(mut self, how: Recalibration) -> QuotientSolver {
         self.recalibration = how;
+        self
+    }
+
+    /// The same solver growing the indices of freed heaps by `growth` in its recalibrations.
+    pub fn with_index_growth(mut self, growth: IndexGrowth) -> QuotientSolver {
+        self.growth = growth;
+        self
+    }
+
+    /// The same solver widening its recalibrations' search when it would give up: sets of at
+    /// most three heaps of every failing position met at the heap, not only of the last (an
+    /// experiment for the frontier; where the narrow search finds a candidate nothing
+    /// changes, and a verified candidate is the quotient whichever search found it).
+    pub fn with_wider_search(mut self, wider: bool) -> QuotientSolver {
+        self.wider = wider;
         self
     }
 
@@ -485,7 +551,32 @@ impl QuotientSolver {
     /// Bytes held between candidates: the quotient (and the copy kept in case the step
     /// fails), its verification's envelopes, the option lists.
     fn held_bytes(&self) -> usize {
-        limits::monoid_bytes(&self.m) + self.backup_bytes + self.envelope.bytes()
+        limits::monoid_bytes(&self.m)
+            + self.backup_bytes
+            + self.envelope.bytes()
+            + self.spare_bytes()
+    }
+
+    /// Bytes of the spare table buffer.
+    fn spare_bytes(&self) -> usize {
+        self.spare_slot().as_ref().map_or(0, Ids::bytes)
+    }
+
+    fn spare_slot(&self) -> std::sync::MutexGuard<'_, Option<Ids>> {
+        self.spare
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps the table buffer of a candidate given up (when nothing else holds it and it is
+    /// larger than the spare) for the next candidate of this heap.
+    fn recycle(&self, m: Monoid) {
+        if let Some(ids) = m.table.into_ids() {
+            let mut slot = self.spare_slot();
+            if slot.as_ref().is_none_or(|s| s.bytes() < ids.bytes()) {
+                *slot = Some(ids);
+            }
+        }
     }
 
     /// Bytes left for a candidate and its verification.
@@ -508,14 +599,20 @@ impl QuotientSolver {
         if stop() {
             return Err(QuotientError::Stopped { heap: n });
         }
+        // The spare buffer goes to the candidate (and so out of the bytes held, into its own).
+        let mut spare = self.spare_slot().take();
         let made = build_sized(
             &self.moves,
             &self.m,
             &self.phi,
             free,
             (self.budget(), self.candidate_limits),
+            &mut spare,
             stop,
         );
+        if spare.is_some() {
+            *self.spare_slot() = spare;
+        }
         let (m, phi, size) = match made {
             Ok(c) => c,
             Err(Build::TooLarge) => return Ok(None),
@@ -535,11 +632,12 @@ impl QuotientSolver {
                 .collect();
             closure::consistent_at(&m, &path)
         };
-        Ok(failures
-            .iter()
-            .rev()
-            .all(consistent)
-            .then_some((m, phi, size)))
+        if failures.iter().rev().all(consistent) {
+            Ok(Some((m, phi, size)))
+        } else {
+            self.recycle(m);
+            Ok(None)
+        }
     }
 
     /// The heaps done: `0 … count − 1`.
@@ -648,6 +746,7 @@ impl QuotientSolver {
         self.backup_bytes = limits::monoid_bytes(&backup.0);
         let r = self.step_inner(stop);
         self.backup_bytes = 0;
+        *self.spare_slot() = None;
         if r.is_err() {
             (
                 self.m,
@@ -730,15 +829,17 @@ impl QuotientSolver {
                     rep[c as usize] = e;
                 }
             }
-            let mut table = vec![0u32; count * count];
-            for c1 in 0..count {
+            let product = |c1: usize, c2: usize| {
                 let (k1, a1) = (rep[c1] / q, rep[c1] % q);
-                for c2 in 0..count {
-                    let (k2, a2) = (rep[c2] / q, rep[c2] % q);
-                    let e = cap(k1 + k2) * q + m.mul(a1 as u32, a2 as u32) as usize;
-                    table[c1 * count + c2] = class[e];
-                }
+                let (k2, a2) = (rep[c2] / q, rep[c2] % q);
+                class[cap(k1 + k2) * q + m.mul(a1 as u32, a2 as u32) as usize]
+            };
+            let mut ids = Ids::zeroed(count);
+            match &mut ids {
+                Ids::Narrow(t) => fill_entries(t, count, product),
+                Ids::Wide(t) => fill_entries(t, count, product),
             }
+            let table = Table::new(ids);
             let p: Vec<bool> = rep.iter().map(|&e| in_p(e)).collect();
             let words: Vec<Vec<usize>> = rep
                 .iter()
@@ -1001,22 +1102,38 @@ impl QuotientSolver {
             let mut involved: Vec<usize> = position.clone();
             involved.sort_unstable();
             involved.dedup();
+            // The heaps of the last failing position, then (when wider, and none of those
+            // gives a candidate) sets of at most `WIDER_SIZE` heaps of every failing position
+            // met at this heap that are not sets of the first kind.
+            let mut sets: Vec<Vec<usize>> = (1..=involved.len())
+                .flat_map(|size| combinations(&involved, size))
+                .collect();
+            if self.wider {
+                let mut pool: Vec<usize> = failures.iter().flatten().copied().collect();
+                pool.sort_unstable();
+                pool.dedup();
+                for size in 1..=pool.len().min(WIDER_SIZE) {
+                    sets.extend(
+                        combinations(&pool, size)
+                            .into_iter()
+                            .filter(|c| c.iter().any(|h| !involved.contains(h))),
+                    );
+                }
+            }
             let mut chosen = None;
-            'search: for size in 1..=involved.len() {
-                for subset in combinations(&involved, size) {
-                    let free: Vec<(usize, usize, usize)> = subset
-                        .iter()
-                        .map(|&h| {
-                            let (idx, _) = index_period(&self.m, self.phi[h]);
-                            let e = position.iter().filter(|&&x| x == h).count();
-                            (h, idx.max(e) + 1, 2)
-                        })
-                        .collect();
-                    built += 1;
-                    if let Some((m, phi, size)) = self.try_candidate(n, &free, &failures, stop)? {
-                        chosen = Some((m, phi, size, free));
-                        break 'search;
-                    }
+            for subset in &sets {
+                let free: Vec<(usize, usize, usize)> = subset
+                    .iter()
+                    .map(|&h| {
+                        let (idx, _) = index_period(&self.m, self.phi[h]);
+                        let e = position.iter().filter(|&&x| x == h).count();
+                        (h, self.growth.index(idx, e), 2)
+                    })
+                    .collect();
+                built += 1;
+                if let Some((m, phi, size)) = self.try_candidate(n, &free, &failures, stop)? {
+                    chosen = Some((m, phi, size, free));
+                    break;
                 }
             }
             let Some((m, phi, size, free)) = chosen else {
@@ -1035,7 +1152,8 @@ impl QuotientSolver {
             match self.finish_attempt(n, &position, m, phi, tried, stop)? {
                 None => return Ok(()),
                 Some((e, m, phi, _)) => {
-                    self.m = m;
+                    let old = std::mem::replace(&mut self.m, m);
+                    self.recycle(old);
                     self.phi = phi;
                     failure = e;
                 }
@@ -1210,7 +1328,7 @@ impl QuotientSolver {
     /// Everything the `quotient` command reports.
     pub fn report(&self) -> QuotientReport {
         let mut r = self.report_without_table();
-        r.table = ProductTable::new(self.m.order, self.m.table.clone());
+        r.table = ProductTable::new(self.m.order, self.m.table.to_u32());
         r
     }
 
@@ -1218,7 +1336,8 @@ impl QuotientSolver {
     /// (no copy of `|Q|²` ids).
     pub fn into_report(mut self) -> QuotientReport {
         let mut r = self.report_without_table();
-        r.table = ProductTable::new(self.m.order, std::mem::take(&mut self.m.table));
+        let table = std::mem::replace(&mut self.m.table, Table::from_u32(1, vec![0]));
+        r.table = ProductTable::new(self.m.order, table.into_u32());
         r
     }
 
@@ -1479,10 +1598,64 @@ fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// No class, no generator (in the plan of a table's rows).
+const NONE: u32 = u32::MAX;
+
+/// Writes the rows of a zeroed table of `count` elements: row `c` is the identity's when
+/// `plan[c].0` is [`NONE`], else row `plan[c].0` (written before it) mapped through the
+/// multiplication by generator `plan[c].1` (`red_gen`), or copied when that is [`NONE`].
+fn fill_rows<T: monoid::Id>(
+    table: &mut [T],
+    count: usize,
+    plan: &[(u32, u32)],
+    red_gen: &[Vec<u32>],
+    stop: &dyn Fn() -> bool,
+) -> Result<(), Build> {
+    for (c2, &(prev, gi)) in plan.iter().enumerate() {
+        if c2 % 64 == 63 && stop() {
+            return Err(Build::Stopped);
+        }
+        let (done, rest) = table.split_at_mut(c2 * count);
+        let row_out = &mut rest[..count];
+        if prev == NONE {
+            for (c1, o) in row_out.iter_mut().enumerate() {
+                *o = T::of(c1 as u32);
+            }
+            continue;
+        }
+        let prev = prev as usize;
+        debug_assert!(prev < c2);
+        let row_prev = &done[prev * count..(prev + 1) * count];
+        if gi == NONE {
+            row_out.copy_from_slice(row_prev);
+        } else {
+            let step: &[u32] = &red_gen[gi as usize];
+            for (o, &x) in row_out.iter_mut().zip(row_prev) {
+                *o = T::of(step[x.ix()]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes every entry of a zeroed table of `count` elements, row by row: `(c1, c2)` is
+/// `product(c1, c2)`.
+fn fill_entries<T: monoid::Id>(
+    table: &mut [T],
+    count: usize,
+    product: impl Fn(usize, usize) -> u32,
+) {
+    for (c1, row) in table.chunks_exact_mut(count).enumerate() {
+        for (c2, o) in row.iter_mut().enumerate() {
+            *o = T::of(product(c1, c2));
+        }
+    }
+}
+
 /// Most elements of an unreduced candidate.
 pub(crate) const MAX_CANDIDATE: usize = 1 << 18;
 
-/// Most elements of a reduced candidate (its table is `MAX_ORDER²` ids: 1 GiB).
+/// Most elements of a reduced candidate (its table is `MAX_ORDER²` ids of 2 bytes: 512 MiB).
 const MAX_ORDER: usize = 1 << 14;
 
 /// The largest candidates a recalibration builds; larger ones are skipped (the memory limit
@@ -1491,7 +1664,7 @@ const MAX_ORDER: usize = 1 << 14;
 pub struct CandidateLimits {
     /// Elements before reduction ([`MAX_CANDIDATE`] by default).
     pub size: usize,
-    /// Elements after reduction ([`MAX_ORDER`] by default: a table of 1 GiB).
+    /// Elements after reduction ([`MAX_ORDER`] by default: a table of 512 MiB).
     pub order: usize,
     /// Candidates verified after the first failed one before a heap gives up
     /// ([`MAX_RECALIBRATIONS`] by default).
@@ -1569,20 +1742,25 @@ pub fn build_candidate_within(
         base_phi,
         free,
         (budget, CandidateLimits::default()),
+        &mut None,
         stop,
     )
     .map(|(m, phi, _)| (m, phi))
 }
 
-/// [`build_candidate_within`], with the candidate's order before reduction.
+/// [`build_candidate_within`], with the candidate's order before reduction; its table in the
+/// buffer of `spare` when it takes it (its bytes are then the candidate's; they are counted
+/// within `budget` all along).
 fn build_sized(
     moves: &MoveSet,
     base: &Monoid,
     base_phi: &[u32],
     free: &[(usize, usize, usize)],
     (budget, limits_of): (usize, CandidateLimits),
+    spare: &mut Option<Ids>,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Monoid, Vec<u32>, usize), Build> {
+    let spare_bytes = spare.as_ref().map_or(0, Ids::bytes);
     let last = base_phi.len() - 1;
     let freed = |h: usize| free.iter().position(|f| f.0 == h);
     // R with least words over the heaps not freed, heap by heap upwards.
@@ -1631,7 +1809,7 @@ fn build_sized(
     {
         let word_len = r_words.iter().map(Vec::len).max().unwrap_or(0)
             + radix.iter().map(|r| r - 1).sum::<usize>();
-        if limits::candidate_bytes(size, last + 1, word_len) > budget {
+        if limits::candidate_bytes(size, last + 1, word_len) + spare_bytes > budget {
             return Err(Build::Memory(size));
         }
     }
@@ -1814,15 +1992,6 @@ fn build_sized(
         // was killed at 8 GB): the search skips it.
         return Err(Build::TooLarge);
     }
-    // Its table, beside the unreduced one still held, and room to verify it.
-    let word_len = words.iter().map(Vec::len).max().unwrap_or(0);
-    if limits::candidate_bytes(size, last + 1, word_len)
-        + limits::table_bytes(count)
-        + limits::closure_floor(count)
-        > budget
-    {
-        return Err(Build::Memory(count));
-    }
     let mut rep = vec![usize::MAX; count];
     for (i, &c) in class.iter().enumerate() {
         if rep[c as usize] == usize::MAX {
@@ -1844,39 +2013,43 @@ fn build_sized(
     // smaller word, so a class numbered before `c2` whose row is written already. One pass a
     // row, by look-ups (the first version wrote the table column by column, missing the cache
     // on every element, 65 % of a candidate's construction at order 9,000; the second made a
-    // pass a heap of the word).
-    let mut table = vec![0u32; count * count];
-    for c2 in 0..count {
-        if c2 % 64 == 63 && stop() {
-            return Err(Build::Stopped);
-        }
-        let (done, rest) = table.split_at_mut(c2 * count);
-        let row_out = &mut rest[..count];
-        let Some(&h) = words[rep[c2]].first() else {
-            for (c1, o) in row_out.iter_mut().enumerate() {
-                *o = c1 as u32;
-            }
-            continue;
-        };
-        let prev = class[rank[without(rep[c2], h)]] as usize;
-        debug_assert!(prev < c2);
-        let row_prev = &done[prev * count..(prev + 1) * count];
-        match gen_of(phi_m[h]) {
-            Some(gi) => {
-                let step: &[u32] = &red_gen[gi];
-                for (o, &x) in row_out.iter_mut().zip(row_prev) {
-                    *o = step[x as usize];
-                }
-            }
-            None => row_out.copy_from_slice(row_prev),
-        }
+    // pass a heap of the word). `plan[c2]` is `(c', h's generator)`, `NONE` for the identity's
+    // row and for a heap whose element is the identity.
+    let plan: Vec<(u32, u32)> = rep
+        .iter()
+        .map(|&e| match words[e].first() {
+            None => (NONE, NONE),
+            Some(&h) => (
+                class[rank[without(e, h)]],
+                gen_of(phi_m[h]).map_or(NONE, |g| g as u32),
+            ),
+        })
+        .collect();
+    let p: Vec<bool> = rep.iter().map(|&e| in_p[e]).collect();
+    let rep_words: Vec<Vec<usize>> = rep.iter().map(|&e| words[e].clone()).collect();
+    let phi: Vec<u32> = phi_m.iter().map(|&e| class[rank[e]]).collect();
+    // The unreduced candidate is given back before the reduced table is made: only the table
+    // (the narrowest ids that hold its order), its least words and room to verify it are held.
+    drop((words, by_gen, order, rank, class, in_p, heap_opts));
+    let word_len = rep_words.iter().map(Vec::len).max().unwrap_or(0);
+    if limits::table_bytes(count).max(spare_bytes)
+        + count * (24 + 8 * word_len + 8 + 1)
+        + red_gen.len() * count * 4
+        + limits::closure_floor(count)
+        > budget
+    {
+        return Err(Build::Memory(count));
+    }
+    let mut ids = Ids::zeroed_reusing(count, spare.take());
+    match &mut ids {
+        Ids::Narrow(t) => fill_rows(t, count, &plan, &red_gen, stop)?,
+        Ids::Wide(t) => fill_rows(t, count, &plan, &red_gen, stop)?,
     }
     let m = Monoid {
         order: count,
-        table,
-        p: rep.iter().map(|&e| in_p[e]).collect(),
-        words: rep.iter().map(|&e| words[e].clone()).collect(),
+        table: Table::new(ids),
+        p,
+        words: rep_words,
     };
-    let phi = phi_m.iter().map(|&e| class[rank[e]]).collect();
     Ok((m, phi, size))
 }

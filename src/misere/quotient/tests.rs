@@ -217,7 +217,9 @@ fn a_stop_keeps_the_heaps_before_it() {
 #[test]
 fn a_memory_limit_keeps_the_heaps_before_it() {
     let (full, order, _) = dawson(30, usize::MAX, &|| false);
-    for mb in [65usize, 70, 80] {
+    // The solver keeps 64 MiB of slack; 0.07's heap 30 needs about 73 MiB in all with tables
+    // of u16 ids (80 with u32 ids).
+    for mb in [65usize, 68, 71] {
         let (phi, o, e) = dawson(30, mb << 20, &|| false);
         match e {
             Some(super::QuotientError::Memory { heap, limit, .. }) => {
