@@ -1,9 +1,9 @@
 //! The misère quotient of a code heap by heap, with every candidate of each recalibration
 //! printed to stderr as it is verified (for experiments at the frontier, such as 0.07's heap
 //! 34): `cargo run --release --example quotient_trace -- 0.07 40 [from-base] [double]
-//! [wider] [mib=8192] [order=16384] [size=262144] [rounds=64] [threads=1]` (the recalibration, the
+//! [wider] [period=2] [mib=8192] [order=16384] [size=262144] [rounds=64] [threads=1]` (the recalibration, the
 //! index growth of freed heaps (`IndexGrowth::Double`), the wider search
-//! (`QuotientSolver::with_wider_search`), the memory limit in MiB, the largest
+//! (`QuotientSolver::with_wider_search`), the period of freed heaps, the memory limit in MiB, the largest
 //! candidates built, reduced and not, the candidates verified before a heap gives up, and the
 //! threads of the verifications).
 
@@ -64,6 +64,7 @@ fn main() {
         })
         .with_candidate_limits(limits)
         .with_wider_search(args.iter().any(|a| a == "wider"))
+        .with_free_period(named("period=").unwrap_or(2))
         .with_trace(tx)
         .with_executor(Executor::new(named("threads=").unwrap_or(1)).expect("a pool"));
     while s.count() <= max && s.certified().is_none() {

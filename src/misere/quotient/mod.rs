@@ -387,6 +387,8 @@ pub struct QuotientSolver {
     /// Whether a recalibration that finds no candidate among the heaps of the last failing
     /// position tries small sets of the heaps of every failing position of the heap.
     wider: bool,
+    /// The period a recalibration gives a heap it frees (2 by default).
+    period: usize,
     /// The largest candidates a recalibration builds.
     candidate_limits: CandidateLimits,
     /// The candidates tried at the last heap that needed a recalibration.
@@ -486,6 +488,7 @@ impl QuotientSolver {
             recalibration: Recalibration::default(),
             growth: IndexGrowth::default(),
             wider: false,
+            period: 2,
             candidate_limits: CandidateLimits::default(),
             attempts: Vec::new(),
             trace: None,
@@ -520,6 +523,15 @@ impl QuotientSolver {
     /// changes, and a verified candidate is the quotient whichever search found it).
     pub fn with_wider_search(mut self, wider: bool) -> QuotientSolver {
         self.wider = wider;
+        self
+    }
+
+    /// The same solver giving the heaps its recalibrations free period `period` (at least 1;
+    /// 2 by default): `x^(i+p) = x^i`. A multiple of the true period is as right (the
+    /// reduction merges the powers that behave alike) and costs a larger radix; a period that
+    /// is not one makes every candidate fail at some power (an experiment for the frontier).
+    pub fn with_free_period(mut self, period: usize) -> QuotientSolver {
+        self.period = period.max(1);
         self
     }
 
@@ -1137,7 +1149,7 @@ impl QuotientSolver {
                     .map(|&h| {
                         let (idx, _) = index_period(&self.m, self.phi[h]);
                         let e = position.iter().filter(|&&x| x == h).count();
-                        (h, self.growth.index(idx, e), 2)
+                        (h, self.growth.index(idx, e), self.period)
                     })
                     .collect();
                 built += 1;
