@@ -244,6 +244,22 @@
 //! needs an oracle with more structure (a verified quotient of the positions with at most `a`
 //! copies of heap `n` as the oracle for `a + 1`, or outcomes bounded in tokens with the rest
 //! left open).
+//!
+//! Session 7 (2026-11-28, `results/misere.md` "Session 7", traces in `results/traces/`): a
+//! candidate now takes half the table memory and no copy of it (0.07's heap 34 with the
+//! default limits: 3.1 → 1.16 GB, 10.4 million → 0.13 million page faults), so the order
+//! limit 2^15 fits in 3.5–4.5 GB. An hour at that limit, at `nice -n 19` on a loaded machine:
+//! the default search ends after 67 candidates (47 at 2^14), in a cycle of five (free 14, 16,
+//! 30, 34, 30) that adds one copy of 34 and of 30 to the failing position `34^k·30^j·25·…`
+//! and about 4,000 elements to the largest candidate each time (`34¹²·30⁹·25·14`, order
+//! 28,862, at the end). Doubled indices ([`IndexGrowth::Double`]) with the wider search
+//! ([`QuotientSolver::with_wider_search`]) get further along the same family (on 0.137, 102
+//! candidates in the hour, `33²⁵·29²³·24` at order 30,290: a cycle of two that adds about
+//! 1,500 elements), and the positions fail with half as many copies as the index, so the
+//! index is not what fails; a period of 4 instead of 2 changes nothing (the reduction merges
+//! the extra powers). Every search tried follows `34^k·30^j` near the diagonal up to its
+//! limits, as 0.354's search follows its infinite family: a sign (no proof) that `Q_34` may
+//! be infinite; the exact outcomes of `34^k·30^j·25·X` would tell.
 
 pub mod closure;
 pub mod envelope;
