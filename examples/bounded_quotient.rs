@@ -61,7 +61,7 @@ fn bounded_closure(
     let mut quot = vec![0u64; q * w];
     for t in 0..q {
         for z in 0..q {
-            if m.p[m.table[t * q + z] as usize] {
+            if m.p[m.table.get(t * q + z) as usize] {
                 quot[t * w + z / 64] |= 1 << (z % 64);
             }
         }
@@ -95,16 +95,16 @@ fn bounded_closure(
                 continue;
             }
             let g = *g as usize;
-            let e2 = m.table[e * q + g] as usize;
+            let e2 = m.table.get(e * q + g) as usize;
             let mut sig = vec![0u64; w];
             for z in 0..q {
-                let gz = m.table[g * q + z] as usize;
+                let gz = m.table.get(g * q + z) as usize;
                 if (s[1 + gz / 64] >> (gz % 64)) & 1 == 1 {
                     sig[z / 64] |= 1 << (z % 64);
                 }
             }
             for &y in o {
-                let t = m.table[e * q + y as usize] as usize;
+                let t = m.table.get(e * q + y as usize) as usize;
                 for k in 0..w {
                     sig[k] |= quot[t * w + k];
                 }

@@ -166,7 +166,7 @@ fn main() {
         n,
         opts,
         order: m.order,
-        table: m.table.clone(),
+        table: m.table.to_u32(),
         p: m.p.clone(),
         phi: s.phi().to_vec(),
         memo: HashMap::default(),

@@ -48,7 +48,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use nimseq::misere::quotient::closure::{Closure, ClosureError};
-use nimseq::misere::quotient::{monoid, Monoid, QuotientSolver};
+use nimseq::misere::quotient::{monoid, Monoid, QuotientSolver, Table};
 use nimseq::misere::{FormId, MisereHeaps, ZERO};
 use nimseq::rules::{for_each_option, MoveSet, Rule};
 
@@ -422,7 +422,7 @@ fn to_monoid(h: &Hyp, letters: &[usize], n: usize) -> (Monoid, Vec<u32>) {
     (
         Monoid {
             order: s,
-            table,
+            table: Table::from_u32(s, table),
             p: h.p.clone(),
             words,
         },
@@ -455,7 +455,7 @@ fn reduce(m: &Monoid, phi: &[u32]) -> (Monoid, Vec<u32>, Vec<u32>) {
     }
     let red = Monoid {
         order: count,
-        table,
+        table: Table::from_u32(count, table),
         p: rep.iter().map(|&e| m.p[e]).collect(),
         words: rep.iter().map(|&e| m.words[e].clone()).collect(),
     };
@@ -479,7 +479,7 @@ fn bounded_closure(
     let mut quot = vec![0u64; q * w];
     for t in 0..q {
         for z in 0..q {
-            if m.p[m.table[t * q + z] as usize] {
+            if m.p[m.table.get(t * q + z) as usize] {
                 quot[t * w + z / 64] |= 1 << (z % 64);
             }
         }
@@ -512,11 +512,11 @@ fn bounded_closure(
                 continue;
             }
             let g = *g as usize;
-            let e2 = m.table[e * q + g] as usize;
+            let e2 = m.table.get(e * q + g) as usize;
             if gathered[g].is_empty() {
                 let mut sig = vec![0u64; w];
                 for z in 0..q {
-                    let gz = m.table[g * q + z] as usize;
+                    let gz = m.table.get(g * q + z) as usize;
                     if (s[1 + gz / 64] >> (gz % 64)) & 1 == 1 {
                         sig[z / 64] |= 1 << (z % 64);
                     }
@@ -525,7 +525,7 @@ fn bounded_closure(
             }
             let mut sig = gathered[g].clone();
             for &y in o {
-                let t = m.table[e * q + y as usize] as usize;
+                let t = m.table.get(e * q + y as usize) as usize;
                 for k in 0..w {
                     sig[k] |= quot[t * w + k];
                 }

@@ -1,15 +1,17 @@
 //! The misère quotient of a code heap by heap, with every candidate of each recalibration
 //! printed to stderr as it is verified (for experiments at the frontier, such as 0.07's heap
-//! 34): `cargo run --release --example quotient_trace -- 0.07 40 [from-base] [mib=8192]
-//! [order=16384] [size=262144] [rounds=64] [threads=1]` (the recalibration, the memory limit
-//! in MiB, the largest candidates built, reduced and not, the candidates verified before a
-//! heap gives up, and the threads of the verifications).
+//! 34): `cargo run --release --example quotient_trace -- 0.07 40 [from-base] [double]
+//! [wider] [period=2] [mib=8192] [order=16384] [size=262144] [rounds=64] [threads=1]` (the recalibration, the
+//! index growth of freed heaps (`IndexGrowth::Double`), the wider search
+//! (`QuotientSolver::with_wider_search`), the period of freed heaps, the memory limit in MiB, the largest
+//! candidates built, reduced and not, the candidates verified before a heap gives up, and the
+//! threads of the verifications).
 
 use std::sync::mpsc;
 use std::time::Instant;
 
 use nimseq::engine::Executor;
-use nimseq::misere::quotient::{CandidateLimits, QuotientSolver, Recalibration};
+use nimseq::misere::quotient::{CandidateLimits, IndexGrowth, QuotientSolver, Recalibration};
 use nimseq::rules::Rule;
 
 fn main() {
@@ -55,7 +57,14 @@ fn main() {
     let mut s = QuotientSolver::new(&rule, 1 << 24)
         .with_memory_limit(mib << 20)
         .with_recalibration(how)
+        .with_index_growth(if args.iter().any(|a| a == "double") {
+            IndexGrowth::Double
+        } else {
+            IndexGrowth::Step
+        })
         .with_candidate_limits(limits)
+        .with_wider_search(args.iter().any(|a| a == "wider"))
+        .with_free_period(named("period=").unwrap_or(2))
         .with_trace(tx)
         .with_executor(Executor::new(named("threads=").unwrap_or(1)).expect("a pool"));
     while s.count() <= max && s.certified().is_none() {

@@ -40,7 +40,7 @@ pub struct QuotientArgs {
     #[arg(long, value_name = "N", value_parser = super::count_arg, allow_negative_numbers = true)]
     candidate_size: Option<u64>,
     /// A recalibration skips candidates of more than N elements after reduction (default
-    /// 2^14: a table of 1 GiB; N² · 4 bytes).
+    /// 2^14: a table of 512 MiB; N² · 2 bytes up to 2^16 elements, 4 beyond).
     #[arg(long, value_name = "N", value_parser = super::count_arg, allow_negative_numbers = true)]
     candidate_order: Option<u64>,
     /// A heap gives up after N candidates past its first failed one (default 64; 0: no

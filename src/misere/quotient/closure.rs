@@ -42,7 +42,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::monoid::Monoid;
+use super::monoid::{huge_pages, Id, Monoid, Row, Table};
 use crate::engine::Executor;
 use crate::fxhash::{hash_words, FxBuild};
 
@@ -89,23 +89,31 @@ const SPREAD: [u64; 256] = {
 /// an element, 64 into a buffer, then packed to a word. `bytes` is a power of two long and
 /// longer than every index of `row`: the mask keeps each index as it is and lets the compiler
 /// drop the bounds checks.
-pub(super) fn gather_bits(bytes: &[u8], row: &[u32], out: &mut [u64]) {
+pub(super) fn gather_bits<T: Id>(bytes: &[u8], row: &[T], out: &mut [u64]) {
     let mask = bytes.len() - 1;
-    debug_assert!(bytes.len().is_power_of_two() && row.iter().all(|&x| (x as usize) < bytes.len()));
+    debug_assert!(bytes.len().is_power_of_two() && row.iter().all(|&x| x.ix() < bytes.len()));
     let bytes = &bytes[..=mask];
     let mut tmp = [0u8; 64];
     for (chunk, o) in row.chunks(64).zip(out.iter_mut()) {
-        if let Ok(chunk) = <&[u32; 64]>::try_from(chunk) {
+        if let Ok(chunk) = <&[T; 64]>::try_from(chunk) {
             for (t, &x) in tmp.iter_mut().zip(chunk) {
-                *t = bytes[x as usize & mask];
+                *t = bytes[x.ix() & mask];
             }
         } else {
             tmp.fill(0);
             for (t, &x) in tmp.iter_mut().zip(chunk) {
-                *t = bytes[x as usize & mask];
+                *t = bytes[x.ix() & mask];
             }
         }
         *o = pack(&tmp);
+    }
+}
+
+/// [`gather_bits`] through a row of a [`Table`], whatever its ids.
+pub(super) fn gather_row(bytes: &[u8], row: Row<'_>, out: &mut [u64]) {
+    match row {
+        Row::Narrow(r) => gather_bits(bytes, r, out),
+        Row::Wide(r) => gather_bits(bytes, r, out),
     }
 }
 
@@ -121,10 +129,10 @@ fn pack(bytes: &[u8; 64]) -> u64 {
     out
 }
 
-/// Bytes a closure over a monoid of `order` elements holds besides its states: its copy of the
-/// table and the rows `P/t`.
+/// Bytes a closure over a monoid of `order` elements holds besides its states: the rows `P/t`
+/// (it reads the monoid's table, shared, not a copy: that is counted with the monoid).
 pub fn fixed_bytes(order: usize) -> usize {
-    order * order * 4 + order * order.div_ceil(64) * 8 + order
+    order * order.div_ceil(64) * 8 + order
 }
 
 /// Bytes a state costs at most, growth of the vectors included: its words (twice, as a vector
@@ -147,7 +155,8 @@ pub struct Closure {
     /// `P/t` for each `t`, `w` words each.
     quot: Vec<u64>,
     p: Vec<bool>,
-    table: Vec<u32>,
+    /// The monoid's table (shared with it).
+    table: Table,
     /// Distinct heap transitions `(g, O(h))`.
     transitions: Vec<(u32, Vec<u32>)>,
     /// The index of each transition's `g` in `gs`.
@@ -228,13 +237,12 @@ impl Closure {
         self.states.len() / (self.w + 1)
     }
 
-    /// Bytes held: states, parents, the open-addressing table, the copy of the monoid's table
-    /// and the rows `P/t`.
+    /// Bytes held: states, parents, the open-addressing table and the rows `P/t` (the
+    /// monoid's table is shared, and counted with the monoid).
     pub fn bytes(&self) -> usize {
         self.states.capacity() * 8
             + self.parents.capacity() * 8
             + self.slots.len() * 4
-            + self.table.len() * 4
             + self.quot.len() * 8
             + self.p.len()
     }
@@ -376,12 +384,7 @@ impl Closure {
 
     /// `{ z : gz ∈ σ }` into `out`, from σ expanded by [`Closure::expand`] into `bytes`.
     fn gather(&self, bytes: &[u8], g: u32, out: &mut [u64]) {
-        let q = self.q;
-        gather_bits(
-            bytes,
-            &self.table[g as usize * q..(g as usize + 1) * q],
-            out,
-        );
+        gather_row(bytes, self.table.row(g as usize, self.q), out);
     }
 
     fn apply(
@@ -406,12 +409,12 @@ impl Closure {
         let a = (head & 0xffff_ffff) as usize;
         let moved = head >> 32 != 0;
         let (g, ref opts) = self.transitions[t];
-        let a2 = self.table[a * q + g as usize] as usize;
+        let a2 = self.table.get(a * q + g as usize) as usize;
         let moved2 = moved || !opts.is_empty();
         buf[0] = a2 as u64 | (u64::from(moved2) << 32);
         buf[1..].copy_from_slice(gathered);
         for &y in opts {
-            let ay = self.table[a * q + y as usize] as usize;
+            let ay = self.table.get(a * q + y as usize) as usize;
             let src = &self.quot[ay * w..(ay + 1) * w];
             for (d, s) in buf[1..].iter_mut().zip(src) {
                 *d |= s;
@@ -568,12 +571,13 @@ pub(super) fn p_rows(m: &Monoid) -> Vec<u64> {
     let q = m.order;
     let w = q.div_ceil(64);
     let mut rows = vec![0u64; q * w];
+    huge_pages(&mut rows);
     let mut p_bytes = vec![0u8; q.next_power_of_two()];
     for (b, &x) in p_bytes.iter_mut().zip(&m.p) {
         *b = u8::from(x);
     }
-    for (row, out) in m.table.chunks_exact(q).zip(rows.chunks_exact_mut(w)) {
-        gather_bits(&p_bytes, row, out);
+    for (t, out) in rows.chunks_exact_mut(w).enumerate() {
+        gather_row(&p_bytes, m.table.row(t, q), out);
     }
     rows
 }
@@ -600,16 +604,16 @@ pub fn consistent_at(m: &Monoid, path: &[(u32, Vec<u32>)]) -> bool {
         let g = *g as usize;
         let mut next = vec![false; q];
         for (z, slot) in next.iter_mut().enumerate() {
-            *slot = sig[m.table[g * q + z] as usize];
+            *slot = sig[m.mul(g as u32, z as u32) as usize];
         }
         for &y in opts {
-            let ay = m.table[a * q + y as usize] as usize;
+            let ay = m.mul(a as u32, y);
             for (z, slot) in next.iter_mut().enumerate() {
-                *slot |= m.p[m.table[ay * q + z] as usize];
+                *slot |= m.p[m.mul(ay, z as u32) as usize];
             }
         }
         moved |= !opts.is_empty();
-        a = m.table[a * q + g] as usize;
+        a = m.mul(a as u32, g as u32) as usize;
         sig = next;
     }
     m.p[a] == (moved && !sig[0])

@@ -46,8 +46,8 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use super::closure::{gather_bits, p_rows, spread, STOP_EVERY};
-use super::monoid::Monoid;
+use super::closure::{gather_row, p_rows, spread, STOP_EVERY};
+use super::monoid::{huge_pages, Monoid};
 use crate::fxhash::FxBuild;
 
 /// Why the envelopes stopped.
@@ -91,6 +91,9 @@ impl Envelope {
         let w = q.div_ceil(64);
         let mut reached = vec![false; 2 * q];
         reached[0] = true;
+        let (mut up, mut low) = (vec![0; 2 * q * w], vec![0; 2 * q * w]);
+        huge_pages(&mut up);
+        huge_pages(&mut low);
         Envelope {
             q,
             w,
@@ -98,8 +101,8 @@ impl Envelope {
             transitions: Vec::new(),
             seen_transitions: HashSet::default(),
             reached,
-            up: vec![0; 2 * q * w],
-            low: vec![0; 2 * q * w],
+            up,
+            low,
             queue: VecDeque::new(),
             queued: vec![false; 2 * q],
             failed: false,
@@ -212,11 +215,11 @@ impl Envelope {
         let a = s / 2;
         let moved = s % 2 == 1;
         let (g, ref opts) = self.transitions[t];
-        let row = &m.table[g as usize * q..(g as usize + 1) * q];
-        gather_bits(&work.up_bytes, row, &mut work.up_next);
-        gather_bits(&work.low_bytes, row, &mut work.low_next);
+        let row = m.table.row(g as usize, q);
+        gather_row(&work.up_bytes, row, &mut work.up_next);
+        gather_row(&work.low_bytes, row, &mut work.low_next);
         for &y in opts {
-            let ay = m.table[a * q + y as usize] as usize;
+            let ay = m.table.get(a * q + y as usize) as usize;
             let rows = &self.quot[ay * w..(ay + 1) * w];
             for ((u, l), r) in work
                 .up_next
@@ -228,7 +231,7 @@ impl Envelope {
                 *l |= r;
             }
         }
-        let a2 = m.table[a * q + g as usize] as usize;
+        let a2 = m.table.get(a * q + g as usize) as usize;
         let moved2 = moved || !opts.is_empty();
         let s2 = 2 * a2 + usize::from(moved2);
         let (up, low) = (

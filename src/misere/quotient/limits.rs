@@ -3,8 +3,8 @@
 //! stops with [`super::QuotientError::Memory`] and the quotient of the heaps before, instead of
 //! being killed by the system.
 //!
-//! The large allocations are the multiplication tables (`|Q|²` ids of 4 bytes: 1 GiB at
-//! `|Q| = 2^14`), the unreduced candidates with their least words and reduction keys, and
+//! The large allocations are the multiplication tables (`|Q|²` ids of 2 bytes up to
+//! `|Q| = 2^16`, 4 beyond: 512 MiB at `|Q| = 2^14`, 2 GiB at 2^15), the unreduced candidates with their least words and reduction keys, and
 //! the states of a verification (`|Q|/8` bytes each). Each estimate is an upper bound of what
 //! the construction allocates, growth of vectors included; the small lists (options of
 //! heaps and of least words) are left out and covered by [`SLACK`].
@@ -37,9 +37,11 @@ pub fn monoid_bytes(m: &Monoid) -> usize {
     table_bytes(m.order) + m.words.iter().map(|w| 24 + 8 * w.len()).sum::<usize>()
 }
 
-/// Bytes of a table of `order²` ids.
+/// Bytes of a table of `order²` ids (2 bytes each up to 2^16 elements, 4 beyond).
 pub fn table_bytes(order: usize) -> usize {
-    order.saturating_mul(order).saturating_mul(4)
+    order
+        .saturating_mul(order)
+        .saturating_mul(super::monoid::Ids::id_bytes(order))
 }
 
 /// Bytes of a closure as it stands.
@@ -79,6 +81,11 @@ mod tests {
         let m = Monoid::trivial();
         let c = Closure::new(&m, 10);
         assert!(c.bytes() <= closure::fixed_bytes(1) + 1024 * 4 + closure::bytes_per_state(1));
-        assert_eq!(table_bytes(1 << 14), 1 << 30);
+        assert_eq!(table_bytes(1 << 14), 1 << 29);
+        assert_eq!(table_bytes(1 << 16), 1 << 33);
+        assert_eq!(
+            table_bytes((1 << 16) + 1),
+            ((1 << 16) + 1) * ((1 << 16) + 1) * 4
+        );
     }
 }

@@ -178,7 +178,7 @@ pub fn build_candidate(
     }
     let m = Monoid {
         order: count,
-        table,
+        table: monoid::Table::from_u32(count, table),
         p: rep.iter().map(|&e| in_p[e]).collect(),
         words: rep.iter().map(|&e| words[e].clone()).collect(),
     };
@@ -216,7 +216,7 @@ impl Closure {
         let mut quot = vec![0u64; q * w];
         for t in 0..q {
             for z in 0..q {
-                if m.p[m.table[t * q + z] as usize] {
+                if m.p[m.mul(t as u32, z as u32) as usize] {
                     quot[t * w + z / 64] |= 1 << (z % 64);
                 }
             }
@@ -226,7 +226,7 @@ impl Closure {
             w,
             quot,
             p: m.p.clone(),
-            table: m.table.clone(),
+            table: m.table.to_u32(),
             transitions: Vec::new(),
             transition_heaps: Vec::new(),
             parents: vec![(u32::MAX, u32::MAX)],

@@ -72,6 +72,20 @@ fn freed(picks: &[(usize, usize, usize)], last: usize) -> Vec<(usize, usize, usi
     free
 }
 
+/// `m` with its table's ids as `u32`, as for orders past 2^16.
+fn widened(m: &super::Monoid) -> super::Monoid {
+    let wide = super::Table::new(super::Ids::Wide(m.table.to_u32()));
+    assert!(matches!(
+        m.table.row(0, m.order),
+        super::monoid::Row::Narrow(_)
+    ));
+    assert!(matches!(wide.row(0, m.order), super::monoid::Row::Wide(_)));
+    super::Monoid {
+        table: wide,
+        ..m.clone()
+    }
+}
+
 /// Does the candidate pass by its envelopes, heaps in the solver's order with `first` first?
 fn envelope_passes(s: &QuotientSolver, m: &super::Monoid, phi: &[u32], first: &[usize]) -> bool {
     let mut e = Envelope::new(m);
@@ -90,7 +104,9 @@ proptest! {
 
     /// The envelopes decide what the plain closure decides: on candidates with random freed
     /// heaps (most fail), on the solver's quotient (it passes), and on each of these with one
-    /// element's membership of P flipped (a wrong candidate, usually).
+    /// element's membership of P flipped (a wrong candidate, usually); and with the table's
+    /// ids made `u32` (the type of orders past 2^16) the closure and the envelopes decide as
+    /// with `u16` ids.
     #[test]
     fn envelopes_give_the_closures_verdict(
         code in code(),
@@ -118,6 +134,9 @@ proptest! {
             let (plain, _) = plain_verdict(&s, m, phi);
             prop_assert_eq!(plain.is_ok(), envelope_passes(&s, m, phi, &[]), "{} free {:?}", code, free);
             prop_assert_eq!(plain.is_ok(), envelope_passes(&s, m, phi, &first), "{} first {:?}", code, first);
+            let wide = widened(m);
+            prop_assert_eq!(fast_verdict(&s, m, phi, &first), fast_verdict(&s, &wide, phi, &first));
+            prop_assert_eq!(plain.is_ok(), envelope_passes(&s, &wide, phi, &first));
         }
     }
 }
@@ -278,7 +297,9 @@ fn a_stop_keeps_the_heaps_before_it() {
 #[test]
 fn a_memory_limit_keeps_the_heaps_before_it() {
     let (full, order, _) = dawson(30, usize::MAX, &|| false);
-    for mb in [65usize, 70, 80] {
+    // The solver keeps 64 MiB of slack; 0.07's heap 30 needs about 73 MiB in all with tables
+    // of u16 ids (80 with u32 ids).
+    for mb in [65usize, 68, 71] {
         let (phi, o, e) = dawson(30, mb << 20, &|| false);
         match e {
             Some(super::QuotientError::Memory { heap, limit, .. }) => {
@@ -296,6 +317,15 @@ fn a_memory_limit_keeps_the_heaps_before_it() {
 
 /// The solver for `code` with recalibration `how`, stepped while the quotient stays small.
 fn stepped(code: &str, max: usize, how: super::Recalibration) -> QuotientSolver {
+    stepped_with(code, max, |s| s.with_recalibration(how))
+}
+
+/// The solver for `code` set up by `how`, stepped while the quotient stays small.
+fn stepped_with(
+    code: &str,
+    max: usize,
+    how: impl Fn(QuotientSolver) -> QuotientSolver,
+) -> QuotientSolver {
     let rule = Rule::parse(code).expect("a valid code");
     // Small candidates only: the union of freed heaps grows the unreduced candidates fast.
     let limits = super::CandidateLimits {
@@ -303,9 +333,7 @@ fn stepped(code: &str, max: usize, how: super::Recalibration) -> QuotientSolver 
         order: 1 << 10,
         ..super::CandidateLimits::default()
     };
-    let mut s = QuotientSolver::new(&rule, 1 << 16)
-        .with_recalibration(how)
-        .with_candidate_limits(limits);
+    let mut s = how(QuotientSolver::new(&rule, 1 << 16).with_candidate_limits(limits));
     while s.count() <= max && s.monoid().order <= 64 && s.step().is_ok() {}
     s
 }
@@ -346,11 +374,49 @@ proptest! {
     }
 }
 
+/// The default search and the one whose indices double and whose search widens
+/// ([`super::IndexGrowth::Double`], [`QuotientSolver::with_wider_search`]) give the same
+/// quotients wherever both finish.
+fn assert_same_searches(code: &str, max: usize) -> Result<(), TestCaseError> {
+    let other = |s: QuotientSolver| {
+        s.with_index_growth(super::IndexGrowth::Double)
+            .with_wider_search(true)
+    };
+    let mut a = stepped_with(code, max, |s| s);
+    let mut b = stepped_with(code, max, other);
+    let heaps = a.count().min(b.count());
+    if a.count() > heaps {
+        a = stepped_with(code, heaps - 1, |s| s);
+    }
+    if b.count() > heaps {
+        b = stepped_with(code, heaps - 1, other);
+    }
+    prop_assert_eq!(a.count(), b.count(), "{}", code);
+    prop_assert_eq!(&a.phi, &b.phi, "{}", code);
+    prop_assert_eq!(&a.m, &b.m, "{}", code);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0039),
+        ..ProptestConfig::default()
+    })]
+
+    /// Doubling indices and a wider search reach the default search's quotients.
+    #[test]
+    fn index_growth_and_wider_search_reach_the_same_quotients(code in code(), max in 8usize..16) {
+        assert_same_searches(&code, max)?;
+    }
+}
+
 /// Dawson's Kayles recalibrates at heap 10: both ways give the same quotients of heaps up to
 /// 24, and each candidate verified is recorded.
 #[test]
 fn dawsons_kayles_by_both_recalibrations() {
     assert_same_quotients("0.07", 24).expect("the same quotients");
+    assert_same_searches("0.07", 28).expect("the same quotients");
     let s = stepped("0.07", 10, super::Recalibration::FromBase);
     assert_eq!((s.count(), s.monoid().order), (11, 12));
     let tried = s.attempts();
