@@ -478,7 +478,9 @@ impl Sparse {
 
     /// The least unmarked common value of heap `n`'s row (`u32::MAX` if none), and whether the
     /// row is still clipped: a clipped row whose least open value lies at or past the lane
-    /// limit is first made exact ([`Sparse::unclip`], other heaps below `lim`).
+    /// limit is first made exact ([`Sparse::unclip`], other heaps below `lim`). The caller
+    /// knows that every common value below `from` is marked (the least open value of the row
+    /// with fewer marks: marks only close values).
     pub(super) fn least_open<T: Cell>(
         &self,
         row: &mut [u8],
@@ -486,11 +488,13 @@ impl Sparse {
         n: usize,
         lim: usize,
         clipped: bool,
+        from: u32,
     ) -> (u32, bool) {
-        let c = first_open_on(self.tier, row, &self.common);
+        let from = from as usize;
+        let c = first_open_on(self.tier, row, &self.common, from);
         if clipped && c >= self.lane_limit() {
             self.unclip(row, vals, n, lim);
-            (first_open_on(self.tier, row, &self.common), false)
+            (first_open_on(self.tier, row, &self.common, from), false)
         } else {
             (c, clipped)
         }
@@ -539,7 +543,7 @@ impl Sparse {
         head: Option<(&[u32; 8], usize)>,
     ) -> FarScan {
         let lim = part.lim;
-        let (c, clipped) = self.least_open(row, vals, n, lim, marked.clipped);
+        let (c, clipped) = self.least_open(row, vals, n, lim, marked.clipped, 0);
         let bound = c.min(self.width as u32);
         let mut fs = FarScan {
             bound,
