@@ -458,12 +458,7 @@ unsafe fn scan_few_u8_runs(
                 continue;
             }
             busy = true;
-            let hits = |x: __m256i| {
-                let eq = want.iter().fold(_mm256_setzero_si256(), |eq, &t| {
-                    _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, t))
-                });
-                _mm256_movemask_epi8(eq) as u32
-            };
+            let hits = |x: __m256i| few_hits(x, &want, tg.need);
             let (m, len) = if a + 64 <= end {
                 // SAFETY: a + 64 ≤ end ≤ hi ≤ left.len(); rr − a − 63 ≥ rr + 1 − hi ≥ 0.
                 let (x0, x1) = unsafe {
@@ -783,6 +778,21 @@ macro_rules! scan_cells {
 /// its pairs are scanned with at most two left).
 const FEW_U8: usize = 2;
 
+/// The lanes of the 32 byte values `x` equal to one of the first `need` (1 or 2) of `want`:
+/// with one target left (most of the steps of a scan's end) one compare, not two.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn few_hits(x: __m256i, want: &[__m256i; FEW_U8], need: usize) -> u32 {
+    const { assert!(FEW_U8 == 2) };
+    let eq = _mm256_cmpeq_epi8(x, want[0]);
+    let eq = if need >= 2 {
+        _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, want[1]))
+    } else {
+        eq
+    };
+    _mm256_movemask_epi8(eq) as u32
+}
+
 /// The rest of a byte scan once at most [`FEW_U8`] targets are left (and one at least): 64
 /// pairs a step compared with each target (two compares, no set lookup), a hit met exactly
 /// and the scan going on from the pair after it. As [`scan_u8`] returns.
@@ -816,12 +826,7 @@ unsafe fn scan_few_u8(
                 pairs_u8(left, right, rr, a + 32),
             )
         };
-        let hits = |x: __m256i| {
-            let eq = want.iter().fold(_mm256_setzero_si256(), |eq, &t| {
-                _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, t))
-            });
-            _mm256_movemask_epi8(eq) as u32
-        };
+        let hits = |x: __m256i| few_hits(x, &want, tg.need);
         let m = u64::from(hits(x0)) | u64::from(hits(x1)) << 32;
         if m == 0 {
             a += 64;
