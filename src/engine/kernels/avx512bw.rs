@@ -163,9 +163,9 @@ pub(super) unsafe fn small_columns(
 /// # Safety
 /// The processor must have AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn first_open(row: &[u8], class: &[u8]) -> u32 {
+pub(super) unsafe fn first_open(row: &[u8], class: &[u8], from: usize) -> u32 {
     let len = row.len().min(class.len());
-    let mut i = 0;
+    let mut i = from & !63;
     while i + 64 <= len {
         // SAFETY: i + 64 ≤ len ≤ row.len(), class.len().
         let (r, c) = unsafe {

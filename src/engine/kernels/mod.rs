@@ -798,16 +798,27 @@ pub(super) fn mark_pairs<T: Cell>(
 }
 
 /// The least `v` with `row[v] == 0` and `class[v] != 0` ([`first_open`] for one value), 64 bytes
-/// at a time with AVX-512.
+/// at a time with AVX-512, 32 with AVX2; the caller knows that there is none below `from`
+/// (the search starts there, rounded down).
 #[inline(always)]
-pub(super) fn first_open_on(tier: Tier, row: &[u8], class: &[u8]) -> u32 {
+pub(super) fn first_open_on(tier: Tier, row: &[u8], class: &[u8], from: usize) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
         // SAFETY: the tier's proof says the processor has AVX-512 F and BW.
-        return unsafe { avx512bw::first_open(row, class) };
+        return unsafe { avx512bw::first_open(row, class, from) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx2() {
+        // SAFETY: the tier's proof says the processor has AVX2.
+        return unsafe { avx2::first_open(row, class, from) };
     }
     let _ = tier;
-    first_open::<1>(row, class)[0]
+    // Whole steps of 16 from `from` down to a multiple of 64 (rows are a multiple of 16).
+    let from = (from & !63).min(row.len() & !63);
+    match first_open::<1>(&row[from..], &class[from..])[0] {
+        u32::MAX => u32::MAX,
+        v => v + from as u32,
+    }
 }
 
 /// Scans the pairs `left[a] ^ right[rr − a]` for `a` in `lo..hi`; every target met is marked in

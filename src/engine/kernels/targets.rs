@@ -223,6 +223,9 @@ impl<T: Cell> Targets<T> {
         let mut k = 0;
         if self.vector() {
             for (w, word) in self.values.chunks_exact(8).enumerate() {
+                if k == out.len() {
+                    break;
+                }
                 let mut bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
                 while bits != 0 && k < out.len() {
                     out[k] = 64 * w as u32 + bits.trailing_zeros();

@@ -10,7 +10,8 @@ fn first_open_and_for_each_open() {
     row[6] = 1;
     assert_eq!(first_open::<3>(&row, &class), [3, 9, 12]);
     for tier in Tier::available() {
-        assert_eq!(first_open_on(tier, &row, &class), 3);
+        assert_eq!(first_open_on(tier, &row, &class, 0), 3);
+        assert_eq!(first_open_on(tier, &row, &class, 3), 3);
     }
     let mut seen = Vec::new();
     for_each_open(&row, &class, 20, |v| seen.push(v));
@@ -28,11 +29,18 @@ fn first_open_and_for_each_open() {
             .map(|_| [0, 0xFF][(next() % 2) as usize])
             .collect();
         let want = first_open::<1>(&row, &class)[0];
+        // Any start at or below the first open value (or anywhere when there is none).
+        let from = (next() as usize % (want.min(width as u32) as usize + 1)).min(width);
         for tier in Tier::available() {
             assert_eq!(
-                first_open_on(tier, &row, &class),
+                first_open_on(tier, &row, &class, 0),
                 want,
                 "{tier:?}, width {width}"
+            );
+            assert_eq!(
+                first_open_on(tier, &row, &class, from),
+                want,
+                "{tier:?}, width {width}, from {from}"
             );
         }
     }

@@ -319,7 +319,7 @@ impl Sparse {
                 .zip(scans.iter())
                 .enumerate()
                 .map(|(i, (row, fs))| {
-                    self.least_open(&mut row[..width], vals, n0 + i, part.lim, fs.clipped)
+                    self.least_open(&mut row[..width], vals, n0 + i, part.lim, fs.clipped, 0)
                 })
                 .collect();
             let bounds: Vec<u32> = open.iter().map(|&(c, _)| c.min(width as u32)).collect();
@@ -488,7 +488,9 @@ impl Sparse {
 
     /// The least unmarked common value of heap `n`'s row (`u32::MAX` if none), and whether the
     /// row is still clipped: a clipped row whose least open value lies at or past the lane
-    /// limit is first made exact ([`Sparse::unclip`], other heaps below `lim`).
+    /// limit is first made exact ([`Sparse::unclip`], other heaps below `lim`). The caller
+    /// knows that every common value below `from` is marked (the least open value of the row
+    /// with fewer marks: marks only close values).
     pub(super) fn least_open<T: Cell>(
         &self,
         row: &mut [u8],
@@ -496,11 +498,13 @@ impl Sparse {
         n: usize,
         lim: usize,
         clipped: bool,
+        from: u32,
     ) -> (u32, bool) {
-        let c = first_open_on(self.tier, row, &self.common);
+        let from = from as usize;
+        let c = first_open_on(self.tier, row, &self.common, from);
         if clipped && c >= self.lane_limit() {
             self.unclip(row, vals, n, lim);
-            (first_open_on(self.tier, row, &self.common), false)
+            (first_open_on(self.tier, row, &self.common, from), false)
         } else {
             (c, clipped)
         }

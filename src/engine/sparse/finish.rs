@@ -248,13 +248,19 @@ impl<T: Cell> Finisher<'_, '_, T> {
         mark_three_heap_options(row, m, n, get);
         // The least unmarked common value; past the row, the least common value from `width`
         // on (no option reaches there, and `width` itself, rare, is missing then).
-        let (c, _) = e.least_open(row, view.before, n, lim, far.clipped);
+        // Every common value below the far scan's bound is marked already (by the far work).
+        let (c, _) = e.least_open(row, view.before, n, lim, far.clipped, far.bound);
         let c = if c == u32::MAX {
             width + first_open::<1>(&vec![0; e.width], &e.common)[0]
         } else {
             c
         };
         let answer = c.min(width);
+        // The far scan met every rare value below its bound unless its pairs ran out: with the
+        // least open common value still at the bound, no rare value below it is open.
+        if c == far.bound && far.split < m.leave_two.len() {
+            return answer;
+        }
         let tg = &mut self.targets;
         tg.set_open(row, &e.rare, answer as usize);
         if tg.need() == 0 {
