@@ -1580,8 +1580,9 @@ fn old_element(m: &Monoid, env: &Envelope, mu: usize, cols: &[Vec<bool>]) -> Opt
         if k == mu {
             at_mu = power;
         }
-        let row = &m.table[power as usize * q..(power as usize + 1) * q];
-        if k > 0 && !col.iter().zip(row).all(|(&c, &e)| c == m.p[e as usize]) {
+        let row = power as usize * q;
+        let agrees = |(z, &c): (usize, &bool)| c == m.p[m.table.get(row + z) as usize];
+        if k > 0 && !col.iter().enumerate().all(agrees) {
             return None;
         }
         power = m.mul(power, a);
