@@ -539,25 +539,76 @@ pub(super) unsafe fn lane_marks<const R: usize>(
         .min(keys.limit().next_multiple_of(32) as usize)
         .min(512);
     let (idx, bit) = row_tables(&keys.key_of, &keys.common, used);
-    for h0 in (0..len).step_by(8) {
-        // SAFETY: as this function's.
-        let acc = unsafe { lane_block::<R>(words, first, cols, len, h0) };
-        let sets = transpose::<R>(&acc);
-        for (k, set) in sets.iter().take(len - h0).enumerate() {
+    // The rows of the 8 heaps from h0 on (those below len) from their lanes.
+    let rows_of = |rows: &mut [u8], h0: usize, acc: &[uint16x8_t; R]| {
+        for (k, set) in transpose::<R>(acc).iter().take(len - h0).enumerate() {
             // SAFETY: 32 bytes of a [u16; 16]; (h0 + k) · stride + used ≤ (len − 1) · stride
             // + used ≤ rows.len().
             unsafe {
                 let set = vld1q_u8_x2(set.as_ptr() as *const u8);
-                set_into_row(
-                    rows[(h0 + k) * stride..].as_mut_ptr(),
-                    set,
-                    &idx,
-                    &bit,
-                    used,
-                );
+                let row = rows[(h0 + k) * stride..].as_mut_ptr();
+                set_into_row(row, set, &idx, &bit, used);
             }
         }
+    };
+    if R <= PAIRED {
+        for h0 in (0..len).step_by(16) {
+            // SAFETY: as this function's.
+            let [first8, second8] = unsafe { lane_block2::<R>(words, first, cols, len, h0) };
+            rows_of(rows, h0, &first8);
+            if h0 + 8 < len {
+                rows_of(rows, h0 + 8, &second8);
+            }
+        }
+    } else {
+        for h0 in (0..len).step_by(8) {
+            // SAFETY: as this function's.
+            let acc = unsafe { lane_block::<R>(words, first, cols, len, h0) };
+            rows_of(rows, h0, &acc);
+        }
     }
+}
+
+/// The most registers of 16 keys with which [`lane_marks`] takes 16 heaps a column
+/// ([`lane_block2`]: twice the registers, and the column's scalar work, about 8 instructions,
+/// shared by both halves); with more, 8 ([`lane_block`]: 16 registers of marks and 8 of
+/// constants fill NEON's 32 registers).
+const PAIRED: usize = 8;
+
+/// [`lane_block`] for the 16 heaps from `h0` on, as two halves of 8 (the second half is the
+/// first again where the block has no heap past `h0 + 8`, and is then not used).
+///
+/// # Safety
+/// As [`lane_marks`], and `h0 < len`.
+#[inline(never)]
+#[target_feature(enable = "neon")]
+unsafe fn lane_block2<const R: usize>(
+    words: &[u32],
+    first: usize,
+    cols: &[Columns<'_>],
+    len: usize,
+    h0: usize,
+) -> [[uint16x8_t; R]; 2] {
+    let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
+    let h1 = if h0 + 8 < len { h0 + 8 } else { h0 };
+    let mut acc = [[vdupq_n_u16(0); R]; 2];
+    for c in cols {
+        assert_eq!(c.word.len(), c.pos.len(), "a word a column");
+        let base = c.base.wrapping_sub(first);
+        for (&p, w) in c.pos.iter().zip(c.word) {
+            let at = base.wrapping_sub(p);
+            assert!(at <= last, "a column past the words");
+            let w = column8(w);
+            // SAFETY: at + h + 8 ≤ last + len + 7 < words.len() for h = h0, h1 < len.
+            let (x0, x1) = unsafe {
+                let p = words.as_ptr().add(at);
+                (words8(p.add(h0)), words8(p.add(h1)))
+            };
+            mark_regs(&mut acc[0], veorq_u16(x0, w));
+            mark_regs(&mut acc[1], veorq_u16(x1, w));
+        }
+    }
+    acc
 }
 
 /// The marks of [`lane_marks`] for the heaps `h0 .. h0 + 8` (one a 16-bit lane; those from
