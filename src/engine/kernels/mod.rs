@@ -13,7 +13,8 @@
 //! - `avx512vbmi.rs`: the scans 64 pairs a step with byte permutations and compress, small
 //!   mode's near pairs and scan (Ice Lake, Zen 4);
 //! - `neon.rs` (aarch64): the scans 32 pairs a step with `tbl` lookups in the set of the
-//!   targets' keys; the rest portable.
+//!   targets' keys, step 1 and the scan's head in 16-bit lanes (AVX2's words), the least open
+//!   value, the set of open values and small mode's scan.
 //!
 //! A kernel is gated on the extensions it uses, not on a tier: a tier runs the best version
 //! whose extensions it has (the AVX-512 tier without VBMI runs AVX2's scans). The engine's hot
@@ -279,12 +280,12 @@ impl Columns<'_> {
 /// and an OR a register per 32 pairs, no store per pair), then ORed into the rows. About three
 /// times faster than a store per pair with 8 registers (Officers' columns, AVX-512 on Zen 4:
 /// 0.13 against 0.43 ns a pair). With AVX2, 8 heaps at a time in 32-bit lanes
-/// (`avx2::lane_marks`), which read `words` (heaps covering every column's, and each column's
-/// word) instead of the values. With `all_common` the caller knows that every value of the
+/// (`avx2::lane_marks`), and with NEON 8 at a time in 16-bit lanes (`neon::lane_marks`), which
+/// read `words` (heaps covering every column's, and each column's word) instead of the values. With `all_common` the caller knows that every value of the
 /// columns is common (no other heap of a pair is a rare position: the rare positions all lie
 /// below half the heaps) and the class test per pair is left out (AVX2's words have it at no
 /// cost). Returns false, having done nothing, where it cannot run (the portable build, values
-/// wider than 16 bits, AVX2 without words); the caller marks with [`mark_columns`].
+/// wider than 16 bits, AVX2 or NEON without words); the caller marks with [`mark_columns`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn lane_marks<T: Cell>(
@@ -330,7 +331,7 @@ pub(super) fn lane_marks<T: Cell>(
     // with the rare positions).
     #[cfg(target_arch = "x86_64")]
     match tier.lanes() {
-        Lanes::None => return false,
+        Lanes::None | Lanes::Neon => return false,
         Lanes::Avx2 => {
             let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
             // AVX2's lanes read the words of the heaps and the columns, not the values.
@@ -386,7 +387,34 @@ pub(super) fn lane_marks<T: Cell>(
             }
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    match tier.lanes() {
+        Lanes::None | Lanes::Avx2 | Lanes::Avx512Bw | Lanes::Vbmi => return false,
+        Lanes::Neon => {
+            let _proof = tier.neon().expect("NEON lanes on the NEON tier");
+            // NEON's lanes read the words of the heaps and the columns, as AVX2's.
+            let Some(words) = words else {
+                return false;
+            };
+            if cols.iter().any(|c| c.word.len() != c.pos.len()) {
+                return false;
+            }
+            let (first, heaps) = (words.first, &words.words[..]);
+            macro_rules! words {
+                ($($r:literal),*) => {
+                    match keys.regs {
+                        $($r => neon::lane_marks::<$r>(
+                            rows, stride, used, heaps, first, cols, len, keys,
+                        ),)*
+                        _ => unreachable!("LaneKeys::REGS"),
+                    }
+                };
+            }
+            // 16-bit lanes: registers of 16 keys, as many as the keys say.
+            unsafe { words!(1, 4, 6, 8, 10, 12, 16) }
+        }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let _ = (rows, stride, vals, keys);
         return false;
@@ -499,7 +527,8 @@ impl HeadKeys {
 /// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`). With
 /// AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): a shift
 /// and an OR a register per column, no per-pair branch or store; with AVX-512 BW, 32 heaps at a
-/// time in 16-bit lanes. Each lane group (8 heaps on AVX2, 32 on AVX-512 BW) takes the fewest
+/// time in 16-bit lanes; with NEON, 8 in 16-bit lanes. Each lane group (8 heaps on AVX2 and
+/// NEON, 32 on AVX-512 BW) takes the fewest
 /// registers whose keys hold the rare values below the largest of its heaps' `bounds` (a
 /// heap's least open common value, at most [`HeadKeys::limit`]; 0 for a heap that wants no
 /// head): the keys past them are not looked for (Officers at 2^20: 3.9 registers a group of 8
@@ -571,6 +600,23 @@ pub(super) fn head_lanes(
             regs!(h0, n, regs, out, 1, 2, 3, 4, 5, 8)
         });
     }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(_proof) = tier.neon() {
+        macro_rules! regs {
+            ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal / $r2:literal),*) => {
+                match $regs {
+                    // SAFETY: the tier's proof says the processor has NEON; bounds checked
+                    // above ($h0 a multiple of 8).
+                    $( $r => unsafe { neon::head_lanes::<$r2>(&left[$h0..], right, $n, $out) }, )*
+                    _ => unreachable!("HeadKeys::REGS"),
+                }
+            };
+        }
+        // 16-bit lanes: twice as many registers of 16 keys.
+        return groups(8, out, &mut |h0, n, regs, out| {
+            regs!(h0, n, regs, out, 1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16)
+        });
+    }
     let _ = (tier, groups);
     portable::head_lanes(left, right, count, keys.regs, out);
 }
@@ -586,6 +632,11 @@ pub(super) fn head_marks(tier: Tier, row: &mut [u8], set: &[u32; 8], keys: &Head
         // SAFETY: the tier's proof says the processor has AVX2; `used` is checked by the kernel.
         return unsafe { avx2::head_marks(row, set, &keys.key_of, &keys.rare, used) };
     }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(_proof) = tier.neon() {
+        // SAFETY: the tier's proof says the processor has NEON; `used` is checked by the kernel.
+        return unsafe { neon::head_marks(row, set, &keys.key_of, &keys.rare, used) };
+    }
     let _ = tier;
     portable::head_marks(row, set, &keys.key_of, &keys.rare, used);
 }
@@ -594,9 +645,9 @@ pub(super) fn head_marks(tier: Tier, row: &mut [u8], set: &[u32; 8], keys: &Head
 /// pairs `vals[a] ^ vals[r − a]`, `a` in `lo..hi`, folded 64 pairs at a time into a word of
 /// values seen (the compiler vectorises the fold) until no target is left; with `WIDE`, pairs
 /// of value `limit` or more mark nothing ([`small_bit`]). Needs `hi ≤ r + 1` and
-/// `r − lo < vals.len()`. With AVX2 or AVX-512 and byte values, whole chunks go to
-/// `avx2::small_scan` or `avx512::small_scan`, which compare the chunks left with one or two
-/// targets with each.
+/// `r − lo < vals.len()`. With AVX2, AVX-512 or NEON and byte values, whole chunks go to
+/// `avx2::small_scan`, `avx512::small_scan` or `neon::small_scan`, which compare the chunks
+/// left with one or two targets with each.
 #[inline(always)]
 pub(super) fn small_scan<T: Cell, const WIDE: bool>(
     tier: Tier,
@@ -623,6 +674,13 @@ pub(super) fn small_scan<T: Cell, const WIDE: bool>(
                 (targets, a) = unsafe { avx2::small_scan(bytes, r, a, hi, targets) };
             }
         }
+    }
+    #[cfg(target_arch = "aarch64")]
+    if let (Some(_proof), Some(bytes), true) = (tier.neon(), cast::<T, u8>(vals), limit <= 64) {
+        // As the x86 kernels: every target below the limit.
+        assert!(targets.checked_shr(limit).unwrap_or(0) == 0);
+        // SAFETY: the tier's proof says the processor has NEON; bounds asserted above.
+        (targets, a) = unsafe { neon::small_scan(bytes, r, a, hi, targets) };
     }
     let _ = tier;
     portable::small_scan::<T, WIDE>(vals, r, a, hi, targets, limit)
@@ -798,7 +856,7 @@ pub(super) fn mark_pairs<T: Cell>(
 }
 
 /// The least `v` with `row[v] == 0` and `class[v] != 0` ([`first_open`] for one value), 64 bytes
-/// at a time with AVX-512, 32 with AVX2; the caller knows that there is none below `from`
+/// at a time with AVX-512, 32 with AVX2, 16 with NEON; the caller knows that there is none below `from`
 /// (the search starts there, rounded down).
 #[inline(always)]
 pub(super) fn first_open_on(tier: Tier, row: &[u8], class: &[u8], from: usize) -> u32 {
@@ -811,6 +869,11 @@ pub(super) fn first_open_on(tier: Tier, row: &[u8], class: &[u8], from: usize) -
     if let Some(_proof) = tier.avx2() {
         // SAFETY: the tier's proof says the processor has AVX2.
         return unsafe { avx2::first_open(row, class, from) };
+    }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(_proof) = tier.neon() {
+        // SAFETY: the tier's proof says the processor has NEON.
+        return unsafe { neon::first_open(row, class, from) };
     }
     let _ = tier;
     // Whole steps of 16 from `from` down to a multiple of 64 (rows are a multiple of 16).

@@ -165,7 +165,7 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
         }
     }
     let mut next = rng(11);
-    // The tiers with lanes (not the portable loops, nor NEON).
+    // The tiers with lanes (not the portable loops).
     for tier in Tier::available() {
         if tier.lanes() == Lanes::None {
             continue;
@@ -265,10 +265,11 @@ fn lane_words_follow_the_values() {
             assert_eq!(w.rare(0..nrare), Some(&cw[..]));
             // Columns within the window mark as from the words of every heap.
             let len = 1 + (next() % 40) as usize;
-            let tier = Tier::available()
-                .into_iter()
-                .find(|t| t.lanes() == Lanes::Avx2);
-            if let (Some(tier), true) = (tier, nrare > 0 && heaps.len() > len + 60) {
+            // Each tier whose lanes read the words (AVX2's, NEON's).
+            for tier in Tier::available().into_iter().filter(|t| t.lane_words()) {
+                if nrare == 0 || heaps.len() <= len + 60 {
+                    break;
+                }
                 let base = heaps.end - len;
                 let pos: Vec<usize> = (0..nrare)
                     .map(|i| i * (heaps.len() - len) / nrare)

@@ -14,9 +14,10 @@
 //! kernels that need only AVX-512 F/BW, and AVX2's where a kernel needs more.
 //!
 //! Every tier but [`TierKind::Portable`] is for one architecture: x86-64 has the AVX2 and
-//! AVX-512 tiers, aarch64 the `neon` tier (`neon.rs`: the scans with `tbl` lookups; NEON is part
-//! of every aarch64 processor, so the tier is always there, but it is still a value had from
-//! detection, so that its kernels are reached only through it). `NIMSEQ_ISA=portable` forces
+//! AVX-512 tiers, aarch64 the `neon` tier (`neon.rs`: the scans with `tbl` lookups, step 1 and
+//! the scan's head in 16-bit lanes; NEON is part of every aarch64 processor, so the tier is
+//! always there, but it is still a value had from detection, so that its kernels are reached
+//! only through it). `NIMSEQ_ISA=portable` forces
 //! the plain loops on either. The portable loops are written to be vectorised by the compiler
 //! at 128 bits (SSE2, NEON).
 
@@ -62,9 +63,9 @@ macro_rules! tiers {
 
 tiers! { $
     /// aarch64 with NEON (every aarch64 processor: Graviton, Grace, Ampere, Apple): the scans
-    /// 32 pairs a step with `tbl` lookups in the 256-bit set of the targets' keys; step 1 and
-    /// the rest on the portable loops. Its speed is not yet measured on ARM hardware
-    /// (`results/arm.md`: instruction counts under emulation only).
+    /// 32 pairs a step with `tbl` lookups in the 256-bit set of the targets' keys, step 1 and
+    /// the scan's head in 16-bit lanes (8 heaps a register). Its speed is not yet measured on
+    /// ARM hardware (`results/arm.md`: instruction counts under emulation only).
     Neon "neon" "aarch64" ["neon"];
     /// x86-64 with AVX2 (Haswell, Zen 1–3): 32 pairs a step, step 1 in 8 lanes of 32 bits.
     Avx2 "avx2" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt"];
@@ -271,15 +272,17 @@ impl Tier {
     /// Whether step 1 in vector lanes reads the words of the heaps' values (AVX2's lanes:
     /// `LaneWords`) rather than the values.
     pub(crate) fn lane_words(self) -> bool {
-        self.lanes() == Lanes::Avx2
+        match self.lanes() {
+            Lanes::Avx2 | Lanes::Neon => true,
+            Lanes::None | Lanes::Avx512Bw | Lanes::Vbmi => false,
+        }
     }
 
     /// Which kernel marks step 1 in vector lanes.
     pub(super) fn lanes(self) -> Lanes {
         match self.0 {
-            // NEON has no per-lane variable shift of 16-bit lanes cheaper than the portable
-            // store a pair is worth guessing at without hardware: not ported.
-            TierKind::Portable | TierKind::Neon => Lanes::None,
+            TierKind::Portable => Lanes::None,
+            TierKind::Neon => Lanes::Neon,
             TierKind::Avx2 => Lanes::Avx2,
             TierKind::Avx512Bw => Lanes::Avx512Bw,
             TierKind::Avx512Vbmi => Lanes::Vbmi,
@@ -315,12 +318,12 @@ impl Tier {
     /// 0: none) by default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 /
     /// Grundy's game 2^21, none → 1024 pairs): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
     /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop, a branch a pair,
-    /// gained nothing (+2 % / −2 %). NEON has no head kernel of its own (it would run the
-    /// portable one).
+    /// gained nothing (+2 % / −2 %). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured
+    /// on ARM hardware (under emulation, fewer instructions executed: `results/arm.md`).
     pub(crate) fn head_pairs(self) -> usize {
         match self.0 {
-            TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
-            TierKind::Portable | TierKind::Neon => 0,
+            TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
+            TierKind::Portable => 0,
         }
     }
 
@@ -399,8 +402,10 @@ pub(super) enum TargetSet {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Lanes {
     None,
-    /// 8 heaps in 32-bit lanes.
+    /// 8 heaps in 32-bit lanes, reading the words of `LaneWords`.
     Avx2,
+    /// 8 heaps in 16-bit lanes (NEON's `ushl`), reading the words of `LaneWords`.
+    Neon,
     /// 32 heaps in 16-bit lanes, rows written with AVX-512 BW.
     Avx512Bw,
     /// 32 heaps in 16-bit lanes, rows written with VBMI permutations.
