@@ -39,10 +39,7 @@ pub(super) struct ScanKeys {
     bit: u32,
     /// Heaps kept on each side.
     cap: usize,
-    /// Heaps kept on the left side: `cap`, or 0 for byte values (their scan reads only the
-    /// reversed right side, see [`ScanKeys::bytes`]).
-    left_cap: usize,
-    /// Keys of heaps `0..left.len()` (at most `left_cap`).
+    /// Keys of heaps `0..left.len()` (at most `cap`).
     left: Vec<u8>,
     /// Bit `h & 7` of byte `h >> 3`: heap `h ≥ 1` of `left` is a rare position; 16 bytes past
     /// the last, so that 64 bits from any heap of `left` can be read.
@@ -53,16 +50,6 @@ pub(super) struct ScanKeys {
     right_lo: usize,
     /// Heaps whose keys are here: `0..covered`, of which the first `left.len()` on the left.
     covered: usize,
-    /// The rare value of each key ([`ScanKeys::rare_value`]).
-    rare_of: [u16; 256],
-}
-
-/// The rare value (`popcount(v & mask)` even, below 512) whose key without `bit` is `k`: the
-/// key's bits from the left-out bit on move up by one, and that bit is the parity of the others.
-fn rare_value_of(k: u8, mask: u32, bit: u32) -> u32 {
-    let (k, low) = (u32::from(k), (1u32 << bit) - 1);
-    let v = (k & low) | ((k & !low) << 1);
-    v | ((v & mask).count_ones() & 1) << bit
 }
 
 impl ScanKeys {
@@ -81,31 +68,13 @@ impl ScanKeys {
             mask,
             bit,
             cap,
-            left_cap: cap,
             left: Vec::new(),
             left_rare: vec![0; 16],
             right: vec![0; 2 * cap],
             top: 2 * cap - 1,
             right_lo: 0,
             covered: 0,
-            rare_of: std::array::from_fn(|k| rare_value_of(k as u8, mask, bit) as u16),
         }
-    }
-
-    /// The byte values themselves (below 256 a value is its key without bit 8, for any mask),
-    /// reversed on the right side only, for `cap` heaps (at least 64): the AVX2 byte scan reads
-    /// its right side from there instead of reversing 32 bytes a step ([`ScanKeys::right_of`]).
-    /// 2 · `cap` bytes; no left side.
-    pub(super) fn bytes(cap: usize) -> ScanKeys {
-        ScanKeys {
-            left_cap: 0,
-            ..ScanKeys::new(0, 8, cap)
-        }
-    }
-
-    /// Whether these are [`ScanKeys::bytes`].
-    pub(super) fn of_bytes(&self) -> bool {
-        self.left_cap == 0
     }
 
     /// The class mask the keys are for.
@@ -129,11 +98,13 @@ impl ScanKeys {
         key_without(v, (1u32 << self.bit) - 1) as u8
     }
 
-    /// The rare value (`popcount(v & mask)` even) whose key is `k` ([`rare_value_of`], looked
-    /// up: it is on the path of every hit of the scans on keys).
+    /// The rare value (`popcount(v & mask)` even) whose key is `k`: the key's bits from the
+    /// left-out bit on move up by one, and that bit is the parity of the others.
     #[inline(always)]
     pub(super) fn rare_value(&self, k: u8) -> u32 {
-        u32::from(self.rare_of[usize::from(k)])
+        let (k, low) = (u32::from(k), (1u32 << self.bit) - 1);
+        let v = (k & low) | ((k & !low) << 1);
+        v | ((v & self.mask).count_ones() & 1) << self.bit
     }
 
     /// Adds the keys of heaps `covered()..vals.len()` (values below 512).
@@ -165,13 +136,8 @@ impl ScanKeys {
             let i = self.top - h;
             self.right[i] = self.key(v.get());
         }
-        self.left_rare.resize(end.min(self.left_cap) / 8 + 17, 0);
-        for (h, v) in vals
-            .iter()
-            .enumerate()
-            .take(end.min(self.left_cap))
-            .skip(start)
-        {
+        self.left_rare.resize(end.min(self.cap) / 8 + 17, 0);
+        for (h, v) in vals.iter().enumerate().take(end.min(self.cap)).skip(start) {
             let v = v.get();
             self.left.push(self.key(v));
             if h >= 1 && is_rare(v, self.mask) {
@@ -199,18 +165,6 @@ impl ScanKeys {
             return lo;
         }
         lo + (end - lo) / 64 * 64
-    }
-
-    /// The right keys of the pairs `(a, r − a)` from `a = lo` on that the right side holds,
-    /// before `hi`: `(right, end)` with `right[a − lo]` the key of heap `r − a` for `a` in
-    /// `lo..end`; `None` when heap `r − lo` is not there.
-    pub(super) fn right_of(&self, r: usize, lo: usize, hi: usize) -> Option<(&[u8], usize)> {
-        let h = r.checked_sub(lo)?;
-        if h < self.right_lo || h >= self.covered {
-            return None;
-        }
-        // r − a ≥ right_lo for a < end; right[top − h] is heap h, so right[top − r + a].
-        Some((&self.right[self.top - h..], hi.min(r + 1 - self.right_lo)))
     }
 
     /// The left keys, the bitmap of their rare positions, and the right keys from pair
@@ -286,33 +240,6 @@ mod tests {
             assert_eq!(keys.rare_value(keys.key(v)), v);
         }
         assert!(seen.iter().all(|&s| s), "every key is a rare value's");
-    }
-
-    /// The byte values reversed: `right_of` gives heap `r − a` at `a − lo` for every pair it
-    /// says it holds, as the right side moves.
-    #[test]
-    fn bytes_reversed_as_they_come() {
-        let vals: Vec<u8> = (0..3000u32).map(|h| ((h * 7919) % 251) as u8).collect();
-        let mut keys = ScanKeys::bytes(200);
-        assert!(keys.of_bytes() && keys.left.is_empty());
-        let mut at = 0;
-        for step in [1, 63, 700, 5, 64, 1, 900, 1266] {
-            at += step;
-            keys.extend(&vals[..at]);
-            assert!(keys.left.is_empty());
-            for r in [at - 1, at / 2, 2 * at - 2] {
-                for lo in [0, 1, 17, r / 3] {
-                    let Some((right, end)) = keys.right_of(r, lo, r + 1) else {
-                        assert!(r < lo || r - lo >= at || r - lo < keys.right_lo);
-                        continue;
-                    };
-                    assert!(end > lo && end <= r + 1 && end - lo <= right.len());
-                    for a in lo..end {
-                        assert_eq!(right[a - lo], vals[r - a], "r {r} lo {lo} a {a}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

@@ -95,24 +95,17 @@ pub(super) fn take_key(keys: &mut [u8; 32], k: u8) {
     unsafe { _mm256_storeu_si256(p, without_key(_mm256_loadu_si256(p), k, 1)) };
 }
 
-/// 64 bytes, byte 32 0xFF and the others 0: the 32 bytes from `32 − j` on have 0xFF in byte
-/// `j` alone.
-static BYTE_AT: [u8; 64] = {
-    let mut t = [0u8; 64];
-    t[32] = 0xFF;
-    t
-};
-
-/// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0): the key's
-/// byte picked by one load from [`BYTE_AT`] (a broadcast, a compare with the byte indices and
-/// their constant cost more on the path of every hit).
+/// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn without_key(set: __m256i, k: u8, take: u8) -> __m256i {
-    // SAFETY: 32 − (k >> 3) + 32 ≤ 64 bytes of BYTE_AT.
-    let byte = unsafe {
-        _mm256_loadu_si256(BYTE_AT.as_ptr().add(32 - usize::from(k >> 3)) as *const __m256i)
-    };
+    let byte = _mm256_cmpeq_epi8(
+        _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        ),
+        _mm256_set1_epi8((k >> 3) as i8),
+    );
     _mm256_andnot_si256(
         _mm256_and_si256(byte, _mm256_set1_epi8((take << (k & 7)) as i8)),
         set,
@@ -172,18 +165,16 @@ pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end:
     })
 }
 
-/// [`super::first_open_on`] 32 values a step, from `from` (rounded down to 32) on: the first
-/// step alone (the finisher's search mostly ends there), then four steps a look, one branch
-/// for 128 values (the far work's search from 0 goes through several steps).
+/// [`super::first_open_on`] 32 values a step, from `from` (rounded down to 32) on.
 ///
 /// # Safety
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2,bmi1")]
 pub(super) unsafe fn first_open(row: &[u8], class: &[u8], from: usize) -> u32 {
     let len = row.len().min(class.len());
-    // The open values of the step from `i` (`i + 32 ≤ len`) as bits.
-    let open = |i: usize| {
-        // SAFETY: i + 32 ≤ len ≤ row.len(), class.len() (each caller's test).
+    let mut i = from & !31;
+    while i + 32 <= len {
+        // SAFETY: i + 32 ≤ len ≤ row.len(), class.len().
         let (r, c) = unsafe {
             (
                 _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
@@ -192,31 +183,7 @@ pub(super) unsafe fn first_open(row: &[u8], class: &[u8], from: usize) -> u32 {
         };
         let zero = _mm256_setzero_si256();
         let open = _mm256_andnot_si256(_mm256_cmpeq_epi8(c, zero), _mm256_cmpeq_epi8(r, zero));
-        u64::from(_mm256_movemask_epi8(open) as u32)
-    };
-    let mut i = from & !31;
-    if i + 32 <= len {
-        let bits = open(i);
-        if bits != 0 {
-            return (i + bits.trailing_zeros() as usize) as u32;
-        }
-        i += 32;
-    }
-    while i + 128 <= len {
-        let low = open(i) | open(i + 32) << 32;
-        let high = open(i + 64) | open(i + 96) << 32;
-        if low | high != 0 {
-            let at = if low != 0 {
-                low.trailing_zeros()
-            } else {
-                64 + high.trailing_zeros()
-            };
-            return (i + at as usize) as u32;
-        }
-        i += 128;
-    }
-    while i + 32 <= len {
-        let bits = open(i);
+        let bits = _mm256_movemask_epi8(open) as u32;
         if bits != 0 {
             return (i + bits.trailing_zeros() as usize) as u32;
         }
@@ -472,14 +439,13 @@ unsafe fn scan_few_u8_runs(
     tg: &mut Targets<u8>,
     left: &[u8],
     right: &[u8],
-    rev: Rev<'_>,
     rr: usize,
     runs: &mut Runs,
 ) -> Option<usize> {
     // SAFETY (both): as this function's.
     match runs.k {
-        2 => unsafe { scan_few_u8_runs_of::<2>(row, tg, left, right, rev, rr, runs) },
-        4 => unsafe { scan_few_u8_runs_of::<4>(row, tg, left, right, rev, rr, runs) },
+        2 => unsafe { scan_few_u8_runs_of::<2>(row, tg, left, right, rr, runs) },
+        4 => unsafe { scan_few_u8_runs_of::<4>(row, tg, left, right, rr, runs) },
         k => unreachable!("{k} runs"),
     }
 }
@@ -544,7 +510,6 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
     tg: &mut Targets<u8>,
     left: &[u8],
     right: &[u8],
-    rev: Rev<'_>,
     rr: usize,
     runs: &mut Runs,
 ) -> Option<usize> {
@@ -552,7 +517,7 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
     let mut at: [usize; K] = std::array::from_fn(|j| runs.at[j]);
     let end: [usize; K] = std::array::from_fn(|j| runs.end[j]);
     // SAFETY: a step's 32 pairs lie within a run (the turns' tests), so within lo..hi.
-    let pairs = |a: usize| unsafe { pairs_rev(left, right, rev, rr, a) };
+    let pairs = |a: usize| unsafe { pairs_u8(left, right, rr, a) };
     let mut few = Few::of(tg);
     let mut want = few.want();
     let found = loop {
@@ -951,19 +916,17 @@ fn few_steps<const TWO: bool>(
 /// As [`scan_u8`]; every target below 256.
 #[inline]
 #[target_feature(enable = "avx2,bmi1")]
-#[allow(clippy::too_many_arguments)]
 unsafe fn scan_few_u8(
     row: &mut [u8],
     tg: &mut Targets<u8>,
     left: &[u8],
     right: &[u8],
-    rev: Rev<'_>,
     rr: usize,
     mut a: usize,
     hi: usize,
 ) -> Option<usize> {
     // SAFETY: a step's 32 pairs lie within a..hi (the steps' tests), so within lo..hi.
-    let pairs = |a: usize| unsafe { pairs_rev(left, right, rev, rr, a) };
+    let pairs = |a: usize| unsafe { pairs_u8(left, right, rr, a) };
     let mut few = Few::of(tg);
     loop {
         let want = few.want();
@@ -1000,70 +963,10 @@ pub(super) unsafe fn scan_u8(
     lo: usize,
     hi: usize,
 ) -> Option<usize> {
-    // SAFETY: as this function's; no reversed copy.
-    unsafe { scan_u8_rev(row, tg, left, right, Rev::NONE, rr, lo, hi) }
-}
-
-/// The byte values of a scan's right side, reversed (the values of the heaps `rr − a` for
-/// ascending `a` are ascending bytes, see `ScanKeys`): `bytes[a − lo]` is `right[rr − a]` for
-/// the pairs `a` in `lo..end`, so that a step reads them with one load and no shuffle.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Rev<'a> {
-    pub(super) bytes: &'a [u8],
-    pub(super) lo: usize,
-    pub(super) end: usize,
-}
-
-impl Rev<'_> {
-    /// No reversed values: every step reverses the right side's.
-    pub(super) const NONE: Rev<'static> = Rev {
-        bytes: &[],
-        lo: 0,
-        end: 0,
-    };
-}
-
-/// The values `left[a + i] ^ right[rr − a − i]`, `i < 32`, from the reversed copy where it
-/// has them, else as [`pairs_u8`].
-///
-/// # Safety
-/// As [`pairs_u8`]; `rev.end − rev.lo ≤ rev.bytes.len()` and `a ≥ rev.lo`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn pairs_rev(left: &[u8], right: &[u8], rev: Rev<'_>, rr: usize, a: usize) -> __m256i {
-    // SAFETY: a + 32 ≤ left.len() (the caller's); a − lo + 32 ≤ end − lo ≤ bytes.len().
-    unsafe {
-        if a + 32 <= rev.end {
-            let l = _mm256_loadu_si256(left.as_ptr().add(a) as *const __m256i);
-            let r = _mm256_loadu_si256(rev.bytes.as_ptr().add(a - rev.lo) as *const __m256i);
-            _mm256_xor_si256(l, r)
-        } else {
-            pairs_u8(left, right, rr, a)
-        }
-    }
-}
-
-/// [`scan_u8`] reading the right side's values from `rev` where it has them.
-///
-/// # Safety
-/// As [`scan_u8`]; `rev.lo == lo` or `rev.end ≤ lo`, and `rev.end − rev.lo ≤ rev.bytes.len()`.
-#[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn scan_u8_rev(
-    row: &mut [u8],
-    tg: &mut Targets<u8>,
-    left: &[u8],
-    right: &[u8],
-    rev: Rev<'_>,
-    rr: usize,
-    lo: usize,
-    hi: usize,
-) -> Option<usize> {
-    assert!((rev.lo == lo || rev.end <= lo) && rev.end.saturating_sub(rev.lo) <= rev.bytes.len());
     let step = |a: usize, set: __m256i, xs: &mut [u8; 32]| {
-        // SAFETY: as in mark_pairs_u8, and a ≥ lo; 32 bytes into xs.
+        // SAFETY: as in mark_pairs_u8; 32 bytes into xs.
         unsafe {
-            let x = pairs_rev(left, right, rev, rr, a);
+            let x = pairs_u8(left, right, rr, a);
             _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x);
             set_hits(x, set)
         }
@@ -1083,8 +986,7 @@ pub(super) unsafe fn scan_u8_rev(
         }
         if (1..=FEW_U8).contains(&tg.need) {
             // SAFETY: as this function's; the targets are bytes, the runs within lo..hi.
-            let few = unsafe { scan_few_u8_runs(row, tg, left, right, rev, rr, &mut runs) };
-            if let Some(stop) = few {
+            if let Some(stop) = unsafe { scan_few_u8_runs(row, tg, left, right, rr, &mut runs) } {
                 return Some(stop);
             }
         } else if tg.need > 0 {
@@ -1100,7 +1002,7 @@ pub(super) unsafe fn scan_u8_rev(
         Ok(stop) => Some(stop),
         // SAFETY: as this function's; the targets are bytes.
         Err(a) if (1..=FEW_U8).contains(&tg.need) => unsafe {
-            scan_few_u8(row, tg, left, right, rev, rr, a, hi)
+            scan_few_u8(row, tg, left, right, rr, a, hi)
         },
         Err(a) => scan_tail(row, tg, left, right, rr, a, hi),
     }

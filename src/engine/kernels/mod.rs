@@ -899,46 +899,6 @@ pub(super) fn scan<T: Cell>(
     portable::scan(row, tg, left, right, rr, lo, hi)
 }
 
-/// [`scan`] with the right side's values also in `rev`, reversed: `rev[a − lo]` is
-/// `right[rr − a]` for `a` in `lo..rev_end` (`ScanKeys::right_of`). AVX2's byte scan reads them
-/// there ([`Tier::scans_reversed_bytes`]); elsewhere it is [`scan`].
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-pub(super) fn scan_reversed<T: Cell>(
-    row: &mut [u8],
-    tg: &mut Targets<T>,
-    left: &[T],
-    right: &[T],
-    rev: &[u8],
-    rev_end: usize,
-    rr: usize,
-    lo: usize,
-    hi: usize,
-) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if tg.set == TargetSet::Avx2Keys && tg.tier.scans_reversed_bytes() {
-        debug_assert!(tg.need > 0);
-        assert!(hi <= left.len() && hi <= rr + 1 && (lo >= hi || rr - lo < right.len()));
-        assert!(rev_end.saturating_sub(lo) <= rev.len());
-        if let (Some(l), Some(r), Some(t)) = (
-            cast::<T, u8>(left),
-            cast::<T, u8>(right),
-            cast_mut::<T, u8>(tg),
-        ) {
-            let _proof = t.tier.avx2().expect("AVX2 keys on an AVX2 tier");
-            let rev = avx2::Rev {
-                bytes: rev,
-                lo,
-                end: rev_end,
-            };
-            // SAFETY: the tier's proof says the processor has AVX2; bounds checked above.
-            return unsafe { avx2::scan_u8_rev(row, t, l, r, rev, rr, lo, hi) };
-        }
-    }
-    let _ = (rev, rev_end);
-    scan(row, tg, left, right, rr, lo, hi)
-}
-
 /// [`scan`] over the whole chunks of 64 pairs `(a, r − a)`, `a` in `lo..end`, on the byte keys
 /// of the values ([`ScanKeys`]; `end` from [`ScanKeys::chunks_end`], so that no heap `r − a` is
 /// a rare position): a heap `a` that is a rare position is left out (its pair's value is

@@ -745,9 +745,9 @@ fn head_lanes_and_marks_as_the_definition_says() {
 }
 
 /// Scans in interleaved runs (`runs.rs`: 2 and 4, on the tiers that take them) meet the same
-/// targets as the portable scan in order and leave the same ones: on the cells (bytes, bytes
-/// with the right side read reversed where it is kept, and 16-bit values) and on the byte keys;
-/// a scan that meets them all says so, at a pair within the range. Ranges long enough for 4 runs of 16 steps.
+/// targets as the portable scan in order and leave the same ones: on the cells (bytes and
+/// 16-bit values) and on the byte keys; a scan that meets them all says so, at a pair within
+/// the range. Ranges long enough for 4 runs of 16 steps.
 #[test]
 fn scans_in_runs_meet_what_the_scan_in_order_meets() {
     let mut next = rng(31);
@@ -806,13 +806,6 @@ fn scans_in_runs_meet_what_the_scan_in_order_meets() {
             k.extend(&vals);
             k
         });
-        // The byte values kept reversed for some of the latest heaps only (a scan then goes
-        // on past them reversing its steps), or for all.
-        let reversed = {
-            let mut k = ScanKeys::bytes([64, n / 3, 1 << 20][round % 3]);
-            k.extend(&bytes);
-            k
-        };
         // What the scan did: whether it met every target, the row, the targets left.
         type Done = (Option<bool>, Vec<u8>, usize);
         let run = |tier: Tier, runs: usize, cells: u8| -> Done {
@@ -824,19 +817,6 @@ fn scans_in_runs_meet_what_the_scan_in_order_meets() {
                 );
                 Some(stop.is_some())
             };
-            if cells == 9 && width == 256 {
-                let mut tg = Targets::<u8>::new(width, mask, tier).with_runs(runs);
-                tg.set_open(&r, &rare, end);
-                let stop = (tg.need() > 0)
-                    .then(|| match reversed.right_of(rr, lo, hi) {
-                        Some((rev, e)) => {
-                            scan_reversed(&mut r, &mut tg, &bytes, &bytes, rev, e, rr, lo, hi)
-                        }
-                        None => scan(&mut r, &mut tg, &bytes, &bytes, rr, lo, hi),
-                    })
-                    .and_then(check);
-                return (stop, r, tg.need());
-            }
             if cells == 8 && width == 256 {
                 let mut tg = Targets::<u8>::new(width, mask, tier).with_runs(runs);
                 tg.set_open(&r, &rare, end);
@@ -861,7 +841,7 @@ fn scans_in_runs_meet_what_the_scan_in_order_meets() {
             let stop = scan(&mut r, &mut tg, &vals, &vals, rr, from, hi);
             (check(stop), r, tg.need())
         };
-        for cells in [0, 8, 9, 16] {
+        for cells in [0, 8, 16] {
             let want = run(Tier::PORTABLE, 1, cells);
             for tier in Tier::available() {
                 for runs in [1, 2, 4] {

@@ -333,18 +333,6 @@ impl Tier {
         }
     }
 
-    /// Whether the byte scan reads its right side from the values kept reversed
-    /// (`ScanKeys::bytes`): AVX2's, which otherwise reverses 32 bytes a step with a shuffle and
-    /// a permutation across its halves (the other tiers' byte scans do not read them).
-    pub(crate) fn scans_reversed_bytes(self) -> bool {
-        match self.0 {
-            TierKind::Avx2 => true,
-            TierKind::Portable | TierKind::Neon | TierKind::Avx512Bw | TierKind::Avx512Vbmi => {
-                false
-            }
-        }
-    }
-
     /// Whether the scan on byte keys (`scan_keys`) runs: it needs a vector set of targets.
     pub(crate) fn scans_keys(self) -> bool {
         match self.target_set() {

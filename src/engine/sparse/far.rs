@@ -648,9 +648,8 @@ impl Sparse {
     }
 
     /// The scan of the pairs `(a, r − a)`, `a` in `lo..hi` (both parts below the scan's limit):
-    /// the chunks the byte keys cover first, then the rest on the cells (byte cells: their right
-    /// side read reversed where the keys hold it). `Some(b)` once every target is met (see
-    /// [`scan`]).
+    /// the chunks the byte keys cover first, then the rest on the cells. `Some(b)` once every
+    /// target is met (see [`scan`]).
     #[inline(always)]
     fn scan_pairs<T: Cell>(
         &self,
@@ -666,13 +665,6 @@ impl Sparse {
             .as_ref()
             .filter(|k| k.covered() == vals.len())
         {
-            if keys.of_bytes() {
-                // The byte values, the right side's reversed where it holds them.
-                if let Some((rev, end)) = keys.right_of(r, lo, hi).filter(|_| lo < hi) {
-                    return scan_reversed(row, targets, vals, vals, rev, end, r, lo, hi);
-                }
-                return (lo < hi).then(|| scan(row, targets, vals, vals, r, lo, hi))?;
-            }
             let last_rare = self.rare_pos.last().copied().unwrap_or(0);
             let end = keys.chunks_end(r, lo, hi, last_rare);
             if end > lo {

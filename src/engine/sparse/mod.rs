@@ -67,8 +67,8 @@ use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
 use super::kernels::{
     first_open, first_open_on, head_marks, lane_marks, mark_columns, mark_pairs, near_small_marks,
-    scan, scan_keys, scan_reversed, small_bit, small_columns, small_scan, Columns, HeadKeys,
-    LaneKeys, LaneWords, NearLanes, Targets, Tier, TierKind, MOST_RUNS,
+    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, LaneWords,
+    NearLanes, Targets, Tier, TierKind, MOST_RUNS,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::tuning::{LaneChoice, Tuning};
@@ -428,26 +428,20 @@ impl Sparse {
     }
 
     /// Brings the scan's byte keys to the heaps of `vals` (those before the next block): made
-    /// when they apply and are missing, `None` where they do not apply. With byte cells on a
-    /// tier whose byte scan reads them ([`Tier::scans_reversed_bytes`]), the values themselves
-    /// reversed ([`ScanKeys::bytes`]).
+    /// when they apply and are missing, `None` where they do not apply.
     fn refresh_keys<T: Cell>(&mut self, vals: &[T]) {
-        let keyed = self.tier.scans_keys() && T::BITS == 16 && !self.dense;
-        let bit = ScanKeys::key_bit(self.mask, self.width).filter(|_| keyed);
-        let bytes = T::BITS == 8 && self.tier.scans_reversed_bytes() && !self.dense;
-        let Some(cap) = self.keys_cap.filter(|_| bit.is_some() || bytes) else {
+        let usable = self.tier.scans_keys() && T::BITS == 16 && !self.dense;
+        let bit = ScanKeys::key_bit(self.mask, self.width).filter(|_| usable);
+        let (Some(bit), Some(cap)) = (bit, self.keys_cap) else {
             self.scan_keys = None;
             return;
         };
-        if self.scan_keys.as_ref().is_none_or(|k| {
-            k.covered() > vals.len()
-                || k.of_bytes() != bytes
-                || (!bytes && (k.mask() != self.mask || Some(k.bit()) != bit))
-        }) {
-            self.scan_keys = Some(match bit {
-                Some(bit) if !bytes => ScanKeys::new(self.mask, bit, cap),
-                _ => ScanKeys::bytes(cap),
-            });
+        if self
+            .scan_keys
+            .as_ref()
+            .is_none_or(|k| k.covered() > vals.len() || k.mask() != self.mask)
+        {
+            self.scan_keys = Some(ScanKeys::new(self.mask, bit, cap));
         }
         if let Some(keys) = &mut self.scan_keys {
             keys.extend(vals);
