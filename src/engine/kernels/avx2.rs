@@ -442,59 +442,114 @@ unsafe fn scan_few_u8_runs(
     rr: usize,
     runs: &mut Runs,
 ) -> Option<usize> {
-    let wanted = |tg: &Targets<u8>| {
-        let mut t = [0u32; FEW_U8];
-        let k = tg.left(&mut t);
-        debug_assert!(k >= 1);
-        std::array::from_fn::<__m256i, FEW_U8, _>(|i| _mm256_set1_epi8(t[i.min(k - 1)] as i8))
-    };
-    let mut want = wanted(tg);
-    let mut busy = true;
-    while busy {
-        busy = false;
-        for j in 0..runs.k {
-            let (a, end) = (runs.at[j], runs.end[j]);
-            if a >= end {
-                continue;
-            }
-            busy = true;
-            let hits = |x: __m256i| few_hits(x, &want, tg.need);
-            let (m, len) = if a + 64 <= end {
-                // SAFETY: a + 64 ≤ end ≤ hi ≤ left.len(); rr − a − 63 ≥ rr + 1 − hi ≥ 0.
-                let (x0, x1) = unsafe {
-                    (
-                        pairs_u8(left, right, rr, a),
-                        pairs_u8(left, right, rr, a + 32),
-                    )
-                };
-                (u64::from(hits(x0)) | u64::from(hits(x1)) << 32, 64)
-            } else if a + 32 <= end {
-                // SAFETY: as above, 32 pairs.
-                (u64::from(hits(unsafe { pairs_u8(left, right, rr, a) })), 32)
+    // SAFETY (both): as this function's.
+    match runs.k {
+        2 => unsafe { scan_few_u8_runs_of::<2>(row, tg, left, right, rr, runs) },
+        4 => unsafe { scan_few_u8_runs_of::<4>(row, tg, left, right, rr, runs) },
+        k => unreachable!("{k} runs"),
+    }
+}
+
+/// What [`few_turns`] stopped at.
+enum Turn {
+    /// Run `j`'s pairs from `a` on have the hits `m` (bit `i`: pair `a + i`).
+    Hit { j: usize, a: usize, m: u64 },
+    /// Run `j` has fewer than 32 pairs left, from `a` on.
+    Tail { j: usize, a: usize },
+    /// Every run is done.
+    Done,
+}
+
+/// Turns of 64 pairs (or the 32 left) of each run until one has a hit among them or fewer than
+/// 32 pairs left; `at` moved past what was looked at. `TWO`: two targets in `want`, else one
+/// (a loop each, so that no compare's result is chosen between the two).
+#[inline(always)]
+fn few_turns<const K: usize, const TWO: bool>(
+    at: &mut [usize; K],
+    end: &[usize; K],
+    want: &[__m256i; FEW_U8],
+    pairs: impl Fn(usize) -> __m256i,
+) -> Turn {
+    loop {
+        let mut busy = false;
+        for j in 0..K {
+            let a = at[j];
+            // SAFETY (both): AVX2, this function being inlined into AVX2 code.
+            let m = if a + 64 <= end[j] {
+                at[j] = a + 64;
+                unsafe { few_hits::<TWO>(pairs(a), pairs(a + 32), want) }
+            } else if a + 32 <= end[j] {
+                at[j] = a + 32;
+                let x = pairs(a);
+                (unsafe { few_hits::<TWO>(x, x, want) }) & 0xFFFF_FFFF
+            } else if a < end[j] {
+                at[j] = end[j];
+                return Turn::Tail { j, a };
             } else {
-                runs.at[j] = end;
-                if let Some(b) = scan_tail(row, tg, left, right, rr, a, end) {
-                    return Some(if j == 0 { b } else { runs.low() });
-                }
-                if tg.need > 0 {
-                    want = wanted(tg);
-                }
                 continue;
             };
-            if m == 0 {
-                runs.at[j] = a + len;
-                continue;
+            busy = true;
+            if m != 0 {
+                return Turn::Hit { j, a, m };
             }
-            let b = a + m.trailing_zeros() as usize;
-            tg.meet(u32::from(left[b] ^ right[rr - b]), row);
-            runs.at[j] = b + 1;
-            if tg.need == 0 {
-                return Some(runs.low());
-            }
-            want = wanted(tg);
+        }
+        if !busy {
+            return Turn::Done;
         }
     }
-    None
+}
+
+/// [`scan_few_u8_runs`] for `K` runs, where they are held in registers, not read from `runs`
+/// each turn.
+///
+/// # Safety
+/// As [`scan_few_u8_runs`].
+#[inline(always)]
+unsafe fn scan_few_u8_runs_of<const K: usize>(
+    row: &mut [u8],
+    tg: &mut Targets<u8>,
+    left: &[u8],
+    right: &[u8],
+    rr: usize,
+    runs: &mut Runs,
+) -> Option<usize> {
+    const { assert!(K >= 2 && K <= MOST_RUNS) };
+    let mut at: [usize; K] = std::array::from_fn(|j| runs.at[j]);
+    let end: [usize; K] = std::array::from_fn(|j| runs.end[j]);
+    // SAFETY: a step's 32 pairs lie within a run (the turns' tests), so within lo..hi.
+    let pairs = |a: usize| unsafe { pairs_u8(left, right, rr, a) };
+    let mut few = Few::of(tg);
+    let mut want = few.want();
+    let found = loop {
+        let turn = if few.k >= 2 {
+            few_turns::<K, true>(&mut at, &end, &want, pairs)
+        } else {
+            few_turns::<K, false>(&mut at, &end, &want, pairs)
+        };
+        match turn {
+            Turn::Done => break None,
+            Turn::Tail { j, a } => {
+                if let Some(b) = scan_tail(row, tg, left, right, rr, a, end[j]) {
+                    break Some(if j == 0 { b } else { at[0] });
+                }
+                // Targets met there are not in `few`.
+                few = Few::of(tg);
+            }
+            Turn::Hit { j, a, m } => {
+                let b = a + m.trailing_zeros() as usize;
+                let v = u32::from(left[b] ^ right[rr - b]);
+                tg.meet(v, row);
+                few.met(v);
+                at[j] = b + 1;
+                if few.k == 0 {
+                    break Some(at[0]);
+                }
+            }
+        }
+        want = few.want();
+    };
+    runs.at[..K].copy_from_slice(&at);
+    found
 }
 
 /// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
@@ -778,19 +833,79 @@ macro_rules! scan_cells {
 /// its pairs are scanned with at most two left).
 const FEW_U8: usize = 2;
 
-/// The lanes of the 32 byte values `x` equal to one of the first `need` (1 or 2) of `want`:
-/// with one target left (most of the steps of a scan's end) one compare, not two.
+/// The targets a byte scan's last loop compares with (the first `k`, 1 or 2, of `t`), kept
+/// as it meets them (not read back from the set of values after each hit).
+#[derive(Debug, Clone, Copy)]
+struct Few {
+    t: [u32; FEW_U8],
+    k: usize,
+}
+
+impl Few {
+    /// The targets left in `tg` (1 or 2).
+    #[inline(always)]
+    fn of(tg: &Targets<u8>) -> Few {
+        let mut t = [0u32; FEW_U8];
+        let k = tg.left(&mut t);
+        debug_assert!(k >= 1 && k == tg.need);
+        Few { t, k }
+    }
+
+    /// Each target in every byte of a register (the last repeated to fill them).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn want(&self) -> [__m256i; FEW_U8] {
+        std::array::from_fn(|i| _mm256_set1_epi8(self.t[i.min(self.k - 1)] as i8))
+    }
+
+    /// Target `v` (one of them) met.
+    #[inline(always)]
+    fn met(&mut self, v: u32) {
+        debug_assert!(self.t[..self.k].contains(&v));
+        if self.t[0] == v {
+            self.t[0] = self.t[1];
+        }
+        self.k -= 1;
+    }
+}
+
+/// The lanes of the 64 byte values `x0`, `x1` (bits 0–31, 32–63) equal to the first target of
+/// `want`, or (`TWO`) to one of its two: with one target left (most of the steps of a scan's
+/// end) one compare a register, not two.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn few_hits(x: __m256i, want: &[__m256i; FEW_U8], need: usize) -> u32 {
+fn few_hits<const TWO: bool>(x0: __m256i, x1: __m256i, want: &[__m256i; FEW_U8]) -> u64 {
     const { assert!(FEW_U8 == 2) };
-    let eq = _mm256_cmpeq_epi8(x, want[0]);
-    let eq = if need >= 2 {
-        _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, want[1]))
-    } else {
-        eq
+    let eq = |x: __m256i| {
+        let eq = _mm256_cmpeq_epi8(x, want[0]);
+        if TWO {
+            _mm256_or_si256(eq, _mm256_cmpeq_epi8(x, want[1]))
+        } else {
+            eq
+        }
     };
-    _mm256_movemask_epi8(eq) as u32
+    u64::from(_mm256_movemask_epi8(eq(x0)) as u32)
+        | u64::from(_mm256_movemask_epi8(eq(x1)) as u32) << 32
+}
+
+/// Steps of 64 pairs from `a` before `hi` until one has a hit: `(a, hits)` of that step, or
+/// `(a, 0)` with fewer than 64 pairs left from `a`.
+#[inline(always)]
+fn few_steps<const TWO: bool>(
+    mut a: usize,
+    hi: usize,
+    want: &[__m256i; FEW_U8],
+    pairs: impl Fn(usize) -> __m256i,
+) -> (usize, u64) {
+    while a + 64 <= hi {
+        // SAFETY: AVX2, this function being inlined into AVX2 code.
+        let m = unsafe { few_hits::<TWO>(pairs(a), pairs(a + 32), want) };
+        if m != 0 {
+            return (a, m);
+        }
+        a += 64;
+    }
+    (a, 0)
 }
 
 /// The rest of a byte scan once at most [`FEW_U8`] targets are left (and one at least): 64
@@ -810,37 +925,28 @@ unsafe fn scan_few_u8(
     mut a: usize,
     hi: usize,
 ) -> Option<usize> {
-    // The targets left, each in every byte of a register (the last repeated to fill them).
-    let wanted = |tg: &Targets<u8>| {
-        let mut t = [0u32; FEW_U8];
-        let k = tg.left(&mut t);
-        debug_assert!(k >= 1);
-        std::array::from_fn::<__m256i, FEW_U8, _>(|i| _mm256_set1_epi8(t[i.min(k - 1)] as i8))
-    };
-    let mut want = wanted(tg);
-    while a + 64 <= hi {
-        // SAFETY: a + 64 ≤ hi ≤ left.len(); rr − a − 63 ≥ rr + 1 − hi ≥ 0; rr − a ≤ rr − lo.
-        let (x0, x1) = unsafe {
-            (
-                pairs_u8(left, right, rr, a),
-                pairs_u8(left, right, rr, a + 32),
-            )
+    // SAFETY: a step's 32 pairs lie within a..hi (the steps' tests), so within lo..hi.
+    let pairs = |a: usize| unsafe { pairs_u8(left, right, rr, a) };
+    let mut few = Few::of(tg);
+    loop {
+        let want = few.want();
+        let (at, m) = if few.k >= 2 {
+            few_steps::<true>(a, hi, &want, pairs)
+        } else {
+            few_steps::<false>(a, hi, &want, pairs)
         };
-        let hits = |x: __m256i| few_hits(x, &want, tg.need);
-        let m = u64::from(hits(x0)) | u64::from(hits(x1)) << 32;
         if m == 0 {
-            a += 64;
-            continue;
+            return scan_tail(row, tg, left, right, rr, at, hi);
         }
-        let b = a + m.trailing_zeros() as usize;
-        tg.meet(u32::from(left[b] ^ right[rr - b]), row);
+        let b = at + m.trailing_zeros() as usize;
+        let v = u32::from(left[b] ^ right[rr - b]);
+        tg.meet(v, row);
+        few.met(v);
         a = b + 1;
-        if tg.need == 0 {
+        if few.k == 0 {
             return Some(a);
         }
-        want = wanted(tg);
     }
-    scan_tail(row, tg, left, right, rr, a, hi)
 }
 
 /// [`super::scan`] over byte values.
