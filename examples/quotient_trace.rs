@@ -11,7 +11,8 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use nimseq::engine::Executor;
-use nimseq::misere::quotient::{CandidateLimits, IndexGrowth, QuotientSolver, Recalibration};
+use nimseq::misere::quotient::{
+    CandidateLimits, FailureOrder, IndexGrowth, QuotientSolver, Recalibration};
 use nimseq::rules::Rule;
 
 fn main() {
@@ -59,8 +60,15 @@ fn main() {
         .with_recalibration(how)
         .with_index_growth(if args.iter().any(|a| a == "double") {
             IndexGrowth::Double
+        } else if args.iter().any(|a| a == "lean") {
+            IndexGrowth::Lean
         } else {
             IndexGrowth::Step
+        })
+        .with_failure_order(if args.iter().any(|a| a == "least") {
+            FailureOrder::Least
+        } else {
+            FailureOrder::Fewest
         })
         .with_candidate_limits(limits)
         .with_wider_search(args.iter().any(|a| a == "wider"))

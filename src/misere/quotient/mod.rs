@@ -402,6 +402,8 @@ pub struct QuotientSolver {
     recalibration: Recalibration,
     /// How the index of a freed heap grows when a failing position holds as many copies.
     growth: IndexGrowth,
+    /// Which failing position guides the recalibration.
+    failure_order: FailureOrder,
     /// Whether a recalibration that finds no candidate among the heaps of the last failing
     /// position tries small sets of the heaps of every failing position of the heap.
     wider: bool,
@@ -434,6 +436,18 @@ pub enum Recalibration {
     FromFailed,
 }
 
+/// Which failing position of a failed candidate guides the recalibration (the search's order,
+/// never its answer: see the module text).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FailureOrder {
+    /// One of the fewest heaps: the first the breadth-first closure meets.
+    #[default]
+    Fewest,
+    /// The least in the heap-count order (copies of the largest heap first, then of the next
+    /// down; MisereSolver's "lexicographically least failure"): [`Closure::least_failure`].
+    Least,
+}
+
 /// The index a recalibration gives a heap it frees (period 2 in every case), from its index
 /// `i` in the failed candidate and its copies `k` in the failing position (see the module
 /// text: the search's order, never its answer).
@@ -447,6 +461,8 @@ pub enum IndexGrowth {
     /// was met), `2k`: the next power failures met are covered at once, at the price of a
     /// larger radix.
     Double,
+    /// EXPERIMENT lean
+    Lean,
 }
 
 impl IndexGrowth {
@@ -455,6 +471,7 @@ impl IndexGrowth {
     pub fn index(self, i: usize, k: usize) -> usize {
         match self {
             IndexGrowth::Double if i >= 1 && k >= i => 2 * k,
+            IndexGrowth::Lean => i.max(k.saturating_sub(1)),
             _ => i.max(k) + 1,
         }
     }
@@ -505,6 +522,7 @@ impl QuotientSolver {
             backup_bytes: 0,
             recalibration: Recalibration::default(),
             growth: IndexGrowth::default(),
+            failure_order: FailureOrder::default(),
             wider: false,
             period: 2,
             candidate_limits: CandidateLimits::default(),
@@ -526,6 +544,12 @@ impl QuotientSolver {
     /// The same solver recalibrating failed candidates by `how`.
     pub fn with_recalibration(mut self, how: Recalibration) -> QuotientSolver {
         self.recalibration = how;
+        self
+    }
+
+    /// The same solver guiding its recalibrations by the failing positions `order` names.
+    pub fn with_failure_order(mut self, order: FailureOrder) -> QuotientSolver {
+        self.failure_order = order;
         self
     }
 
@@ -672,7 +696,8 @@ impl QuotientSolver {
                 .collect();
             closure::consistent_at(&m, &path)
         };
-        if failures.iter().rev().all(consistent) {
+        let only_last = std::env::var("ONLYLAST").is_ok();
+        if (only_last && failures.last().is_none_or(consistent)) || (!only_last && failures.iter().rev().all(consistent)) {
             Ok(Some((m, phi, size)))
         } else {
             self.recycle(m);
@@ -1044,7 +1069,11 @@ impl QuotientSolver {
             Ok(()) => true,
             Err(ClosureError::TooMany) => false,
             Err(ClosureError::Stopped) => return Err(stopped()),
-            Err(e) => return Err(VerifyError::Closure(e, c.len())),
+            Err(e) => {
+                let states = c.len();
+                drop(c);
+                return Err(self.named_failure(n, m, phi, e, states, stop));
+            }
         };
         drop(c);
         let mut env = Envelope::new(m);
@@ -1116,7 +1145,48 @@ impl QuotientSolver {
                     order: m.order,
                 })
             }
-            Err(e) => VerifyError::Closure(e, c.len()),
+            Err(e) => {
+                let states = c.len();
+                drop(c);
+                self.named_failure(n, m, phi, e, states, stop)
+            }
+        }
+    }
+
+    /// The failure `e` (after `states` states) of the candidate `m`, `phi` as the
+    /// recalibration is to see it: with [`FailureOrder::Least`], a failing position is
+    /// replaced by the least one in the heap-count order ([`Closure::least_failure`]; kept as
+    /// it is when that search passes the state limit or the memory left).
+    fn named_failure(
+        &self,
+        n: usize,
+        m: &Monoid,
+        phi: &[u32],
+        e: ClosureError,
+        states: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> VerifyError {
+        if self.failure_order != FailureOrder::Least || !matches!(e, ClosureError::Inconsistent(_))
+        {
+            return VerifyError::Closure(e, states);
+        }
+        let room = self
+            .budget()
+            .saturating_sub(limits::monoid_bytes(m) + closure::fixed_bytes(m.order));
+        let limit = self
+            .state_limit
+            .min(room / closure::bytes_per_state(m.order));
+        let heaps: Vec<(usize, u32, Vec<u32>)> = (1..phi.len())
+            .map(|h| (h, phi[h], heap_options(&self.moves, m, phi, h)))
+            .collect();
+        match Closure::least_failure(m, &heaps, limit.max(1), stop) {
+            Ok(Some(p)) => VerifyError::Closure(ClosureError::Inconsistent(p), states),
+            // The breadth-first closure found a failing position and this search none.
+            Ok(None) => VerifyError::Quotient(QuotientError::Disagreement { heap: n }),
+            Err(ClosureError::Stopped) => {
+                VerifyError::Quotient(QuotientError::Stopped { heap: n })
+            }
+            Err(_) => VerifyError::Closure(e, states),
         }
     }
 
@@ -1180,7 +1250,13 @@ impl QuotientSolver {
                     .map(|&h| {
                         let (idx, _) = index_period(&self.m, self.phi[h]);
                         let e = position.iter().filter(|&&x| x == h).count();
-                        (h, self.growth.index(idx, e), self.period)
+                        let j = self.growth.index(idx, e);
+                        let per = if self.growth == IndexGrowth::Lean && std::env::var("LEANPER").is_ok() {
+                            (2 * (j.saturating_sub(4) / 2)).max(2)
+                        } else {
+                            self.period
+                        };
+                        (h, j, per)
                     })
                     .collect();
                 built += 1;
