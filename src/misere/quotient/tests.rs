@@ -553,9 +553,15 @@ proptest! {
 /// results/misere.md).
 #[test]
 fn the_least_failures_pass_where_the_fewest_creep() {
-    for (code, heap, order, p) in [("0.146", 22, 62, 10), ("0.524", 16, 156, 23)] {
+    use super::FailureOrder::{FewestFirst, Least};
+    // 0.146 by the default creeps through its 24 fewest-heap candidates first (orders to
+    // 5,000): seconds in a debug build, so the least failures alone there.
+    for (code, heap, order, p, orders) in [
+        ("0.146", 22, 62, 10, &[Least][..]),
+        ("0.524", 16, 156, 23, &[Least, FewestFirst][..]),
+    ] {
         let rule = Rule::parse(code).expect("a valid code");
-        for how in [super::FailureOrder::Least, super::FailureOrder::FewestFirst] {
+        for &how in orders {
             let mut s = QuotientSolver::new(&rule, 1 << 20).with_failure_order(how);
             while s.count() <= heap {
                 s.step().unwrap_or_else(|e| panic!("{code} {how:?}: {e}"));
