@@ -1,7 +1,9 @@
 //! The misère quotient of a code heap by heap, with every candidate of each recalibration
 //! printed to stderr as it is verified (for experiments at the frontier, such as 0.07's heap
-//! 34): `cargo run --release --example quotient_trace -- 0.07 40 [from-base] [double]
-//! [wider] [period=2] [mib=8192] [order=16384] [size=262144] [rounds=64] [threads=1]` (the recalibration, the
+//! 34): `cargo run --release --example quotient_trace -- 0.07 40 [fewest|least] [from-base] [double]
+//! [wider] [period=2] [mib=8192] [order=16384] [size=262144] [rounds=64] [threads=1]` (the failing
+//! positions that guide the search (`FailureOrder`: the default turns from the fewest-heap
+//! ones to the least after a few candidates), the recalibration, the
 //! index growth of freed heaps (`IndexGrowth::Double`), the wider search
 //! (`QuotientSolver::with_wider_search`), the period of freed heaps, the memory limit in MiB, the largest
 //! candidates built, reduced and not, the candidates verified before a heap gives up, and the
@@ -11,7 +13,9 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use nimseq::engine::Executor;
-use nimseq::misere::quotient::{CandidateLimits, IndexGrowth, QuotientSolver, Recalibration};
+use nimseq::misere::quotient::{
+    CandidateLimits, FailureOrder, IndexGrowth, QuotientSolver, Recalibration,
+};
 use nimseq::rules::Rule;
 
 fn main() {
@@ -61,6 +65,13 @@ fn main() {
             IndexGrowth::Double
         } else {
             IndexGrowth::Step
+        })
+        .with_failure_order(if args.iter().any(|a| a == "least") {
+            FailureOrder::Least
+        } else if args.iter().any(|a| a == "fewest") {
+            FailureOrder::Fewest
+        } else {
+            FailureOrder::FewestFirst
         })
         .with_candidate_limits(limits)
         .with_wider_search(args.iter().any(|a| a == "wider"))

@@ -46,6 +46,8 @@ use super::monoid::{huge_pages, Id, Monoid, Row, Table};
 use crate::engine::Executor;
 use crate::fxhash::{hash_words, FxBuild};
 
+mod least;
+
 /// Why the closure stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClosureError {
@@ -298,6 +300,26 @@ impl Closure {
         i
     }
 
+    /// Records the transition of a heap with element `g` and option elements `opts`: its
+    /// number when it is new, `None` when an earlier heap has it.
+    fn register(&mut self, heap: usize, g: u32, opts: &[u32]) -> Option<usize> {
+        let key = (g, opts.to_vec());
+        if !self.seen_transitions.insert(key.clone()) {
+            return None;
+        }
+        let gi = match self.gs.iter().position(|&x| x == g) {
+            Some(i) => i,
+            None => {
+                self.gs.push(g);
+                self.gs.len() - 1
+            }
+        };
+        self.transitions.push(key);
+        self.transition_g.push(gi);
+        self.transition_heaps.push(heap);
+        Some(self.transitions.len() - 1)
+    }
+
     /// Adds a heap with element `g` and option elements `opts` (sorted, distinct), then closes
     /// the set of states and checks each new one.
     pub fn add_heap(&mut self, heap: usize, g: u32, opts: &[u32]) -> Result<(), ClosureError> {
@@ -313,21 +335,10 @@ impl Closure {
         opts: &[u32],
         stop: &dyn Fn() -> bool,
     ) -> Result<(), ClosureError> {
-        let key = (g, opts.to_vec());
-        if !self.seen_transitions.insert(key.clone()) {
+        let Some(t_new) = self.register(heap, g, opts) else {
             return Ok(());
-        }
-        let gi = match self.gs.iter().position(|&x| x == g) {
-            Some(i) => i,
-            None => {
-                self.gs.push(g);
-                self.gs.len() - 1
-            }
         };
-        self.transitions.push(key);
-        self.transition_g.push(gi);
-        self.transition_heaps.push(heap);
-        let t_new = self.transitions.len() - 1;
+        let gi = self.transition_g[t_new];
         let old = self.len();
         if self.executor.threads() > 1 {
             return self.close_in_batches(old, t_new, stop);

@@ -45,8 +45,12 @@
 //!    position of `A_n`. When the quotient does not change, heap `n` adds one transition to
 //!    the envelopes kept from the heaps before.
 //! 5. If it fails, some positions of old heaps with one element of `Q_{n−1}` must be told apart
-//!    (the old quotient is refined). The closure names a failing position (one of the fewest
-//!    heaps); *recalibration* (Plambeck and Siegel's, guided by a failing position) frees a
+//!    (the old quotient is refined). A failing position is named ([`FailureOrder`]): one of the
+//!    fewest heaps, the first the breadth-first closure meets, or the least in the heap-count
+//!    order (copies of the largest heap first: [`Closure::least_failure`], MisereSolver's
+//!    choice); by default the first for up to [`FEWEST_FIRST`] candidates at a heap, then the
+//!    heap again from its first candidate with the second (session 8 below);
+//!    *recalibration* (Plambeck and Siegel's, guided by a failing position) frees a
 //!    set of its heaps, smallest sets first: each freed heap becomes its own cyclic generator
 //!    (`x^(j+2) = x^j`, `j` the larger of its index in the failed candidate and its count
 //!    in the position, plus one; or, with [`IndexGrowth::Double`], twice the count once the
@@ -58,7 +62,7 @@
 //!    within the size limits, the computation stops with [`QuotientError::Refinement`] (which
 //!    says which) and heaps `0 … n − 1` are kept. What is reported is always a verified
 //!    quotient, never a guess: whatever the search does, only a candidate the closure passes
-//!    is committed, so the choice of search ([`Recalibration`], [`IndexGrowth`],
+//!    is committed, so the choice of search ([`FailureOrder`], [`Recalibration`], [`IndexGrowth`],
 //!    [`QuotientSolver::with_wider_search`], the candidate limits) changes how far a
 //!    computation gets and how long it takes, never what it reports. In the code: the solver's
 //!    quotient changes only in `commit`, called after a verification returned `Ok` (the
@@ -262,6 +266,23 @@
 //! the extra powers). Every search tried follows `34^k·30^j` near the diagonal up to its
 //! limits, as 0.354's search follows its infinite family: a sign (no proof) that `Q_34` may
 //! be infinite; the exact outcomes of `34^k·30^j·25·X` would tell.
+//!
+//! Session 8 (2026-11-28, `results/misere.md` "Session 8"): why MisereSolver passes 0.146's
+//! heap 22 (order 62) where this search crept (`22·17^k·7^j·4·1`). Both searches build the
+//! same first candidates and free the same heaps until the sixth; there the candidate fails at
+//! `22·17²·4·1` (five heaps, the fewest) and at `22·17·14·4·1` (the least in the heap-count
+//! order); freeing 17 for the first leads to a failure with one more copy of 17 or 7 each
+//! round, while the least failures, which hold as few copies of the large heaps as can fail,
+//! lead to freeing the small heaps one by one (14, 15, 18, 4, 5, 6, 10 … 13, 17, 19, 20, 21)
+//! with candidates of order at most 248, and heap 22 passes at the twentieth. Neither the index
+//! nor the period of the freed heaps, nor checking a candidate at the last failing position
+//! only, made the difference (each tried in both programs). So the search order is now a
+//! choice ([`FailureOrder`]): the least failure costs a depth-first search of the states in
+//! that order ([`Closure::least_failure`]: every state with a smaller position, usually all of
+//! the closure of the smaller heaps) where the breadth-first closure stops at its first
+//! failure, and on 0.07 it takes more candidates (heap 33: 28 against 17), so the default
+//! tries the fewest-heap failures first and turns to the least ones only when those have not
+//! passed within [`FEWEST_FIRST`] candidates.
 
 pub mod closure;
 pub mod envelope;
@@ -402,6 +423,12 @@ pub struct QuotientSolver {
     recalibration: Recalibration,
     /// How the index of a freed heap grows when a failing position holds as many copies.
     growth: IndexGrowth,
+    /// Which failing position guides the recalibration.
+    failure_order: FailureOrder,
+    /// The one the step under way uses ([`FailureOrder::Fewest`] or [`FailureOrder::Least`]).
+    active_order: FailureOrder,
+    /// Candidates the step under way may verify after the first.
+    active_rounds: usize,
     /// Whether a recalibration that finds no candidate among the heaps of the last failing
     /// position tries small sets of the heaps of every failing position of the heap.
     wider: bool,
@@ -433,6 +460,26 @@ pub enum Recalibration {
     #[default]
     FromFailed,
 }
+
+/// Which failing position of a failed candidate guides the recalibration (the search's order,
+/// never its answer: see the module text).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FailureOrder {
+    /// One of the fewest heaps: the first the breadth-first closure meets.
+    Fewest,
+    /// The least in the heap-count order (copies of the largest heap first, then of the next
+    /// down; MisereSolver's "lexicographically least failure"): [`Closure::least_failure`].
+    Least,
+    /// [`FailureOrder::Fewest`] for up to [`FEWEST_FIRST`] candidates at a heap (the cheaper
+    /// where it ends: 0.07 to heap 33), then the heap again from its first candidate with
+    /// [`FailureOrder::Least`] (which ends where the other creeps: 0.146's heap 22).
+    #[default]
+    FewestFirst,
+}
+
+/// Candidates [`FailureOrder::FewestFirst`] verifies at a heap before it starts the heap again
+/// with the least failing positions.
+pub const FEWEST_FIRST: usize = 24;
 
 /// The index a recalibration gives a heap it frees (period 2 in every case), from its index
 /// `i` in the failed candidate and its copies `k` in the failing position (see the module
@@ -505,6 +552,9 @@ impl QuotientSolver {
             backup_bytes: 0,
             recalibration: Recalibration::default(),
             growth: IndexGrowth::default(),
+            failure_order: FailureOrder::default(),
+            active_order: FailureOrder::Fewest,
+            active_rounds: MAX_RECALIBRATIONS,
             wider: false,
             period: 2,
             candidate_limits: CandidateLimits::default(),
@@ -526,6 +576,12 @@ impl QuotientSolver {
     /// The same solver recalibrating failed candidates by `how`.
     pub fn with_recalibration(mut self, how: Recalibration) -> QuotientSolver {
         self.recalibration = how;
+        self
+    }
+
+    /// The same solver guiding its recalibrations by the failing positions `order` names.
+    pub fn with_failure_order(mut self, order: FailureOrder) -> QuotientSolver {
+        self.failure_order = order;
         self
     }
 
@@ -784,7 +840,41 @@ impl QuotientSolver {
             self.changes.clone(),
         );
         self.backup_bytes = limits::monoid_bytes(&backup.0);
-        let r = self.step_inner(stop);
+        self.attempts.clear();
+        let rounds = self.candidate_limits.recalibrations;
+        let r = match self.failure_order {
+            FailureOrder::FewestFirst => {
+                self.active_order = FailureOrder::Fewest;
+                self.active_rounds = rounds.min(FEWEST_FIRST - 1);
+                match self.step_inner(stop) {
+                    Err(
+                        QuotientError::Refinement { .. }
+                        | QuotientError::Memory { .. }
+                        | QuotientError::TooManyStates { .. },
+                    ) if rounds >= FEWEST_FIRST => {
+                        // Again from the quotient of the heaps before, guided by the least
+                        // failing positions (the attempts of both are kept).
+                        (
+                            self.m,
+                            self.phi,
+                            self.heap_opts,
+                            self.word_opts,
+                            self.changes,
+                        ) = backup.clone();
+                        *self.spare_slot() = None;
+                        self.active_order = FailureOrder::Least;
+                        self.active_rounds = rounds;
+                        self.step_inner(stop)
+                    }
+                    r => r,
+                }
+            }
+            order => {
+                self.active_order = order;
+                self.active_rounds = rounds;
+                self.step_inner(stop)
+            }
+        };
         self.backup_bytes = 0;
         *self.spare_slot() = None;
         if r.is_err() {
@@ -927,7 +1017,6 @@ impl QuotientSolver {
             }
         };
         let (failure, states) = failure;
-        self.attempts.clear();
         let first = (n, mu, per);
         self.record(Attempt {
             heap: n,
@@ -1044,7 +1133,11 @@ impl QuotientSolver {
             Ok(()) => true,
             Err(ClosureError::TooMany) => false,
             Err(ClosureError::Stopped) => return Err(stopped()),
-            Err(e) => return Err(VerifyError::Closure(e, c.len())),
+            Err(e) => {
+                let states = c.len();
+                drop(c);
+                return Err(self.named_failure(n, m, phi, e, states, stop));
+            }
         };
         drop(c);
         let mut env = Envelope::new(m);
@@ -1116,7 +1209,48 @@ impl QuotientSolver {
                     order: m.order,
                 })
             }
-            Err(e) => VerifyError::Closure(e, c.len()),
+            Err(e) => {
+                let states = c.len();
+                drop(c);
+                self.named_failure(n, m, phi, e, states, stop)
+            }
+        }
+    }
+
+    /// The failure `e` (after `states` states) of the candidate `m`, `phi` as the
+    /// recalibration is to see it: with [`FailureOrder::Least`], a failing position is
+    /// replaced by the least one in the heap-count order ([`Closure::least_failure`]; kept as
+    /// it is when that search passes the state limit or the memory left).
+    fn named_failure(
+        &self,
+        n: usize,
+        m: &Monoid,
+        phi: &[u32],
+        e: ClosureError,
+        states: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> VerifyError {
+        if self.active_order != FailureOrder::Least || !matches!(e, ClosureError::Inconsistent(_)) {
+            return VerifyError::Closure(e, states);
+        }
+        let room = self
+            .budget()
+            .saturating_sub(limits::monoid_bytes(m) + closure::fixed_bytes(m.order));
+        let limit = self
+            .state_limit
+            .min(room / closure::bytes_per_state(m.order));
+        let heaps: Vec<(u32, Vec<u32>)> = (1..phi.len())
+            .map(|h| (phi[h], heap_options(&self.moves, m, phi, h)))
+            .collect();
+        let ClosureError::Inconsistent(bound) = &e else {
+            unreachable!()
+        };
+        match Closure::least_failure(m, &heaps, Some(bound), limit.max(1), stop) {
+            Ok(Some(p)) => VerifyError::Closure(ClosureError::Inconsistent(p), states),
+            // The breadth-first closure found a failing position and this search none.
+            Ok(None) => VerifyError::Quotient(QuotientError::Disagreement { heap: n }),
+            Err(ClosureError::Stopped) => VerifyError::Quotient(QuotientError::Stopped { heap: n }),
+            Err(_) => VerifyError::Closure(e, states),
         }
     }
 
@@ -1147,7 +1281,7 @@ impl QuotientSolver {
         // Every failing position met at this heap: a candidate must be consistent at each
         // (a necessary condition, checked before its costly verification).
         let mut failures: Vec<Vec<usize>> = Vec::new();
-        for round in 0..self.candidate_limits.recalibrations {
+        for round in 0..self.active_rounds {
             let position = self.failing_position(n, failure)?;
             failures.push(position.clone());
             let started = Instant::now();
@@ -1214,7 +1348,7 @@ impl QuotientSolver {
         }
         Err(QuotientError::Refinement {
             heap: n,
-            verified: self.candidate_limits.recalibrations + 1,
+            verified: self.active_rounds + 1,
             exhausted: false,
         })
     }
@@ -1251,7 +1385,7 @@ impl QuotientSolver {
         stop: &dyn Fn() -> bool,
     ) -> Result<(), QuotientError> {
         let mut failures: Vec<Vec<usize>> = Vec::new();
-        for round in 0..self.candidate_limits.recalibrations {
+        for round in 0..self.active_rounds {
             let position = self.failing_position(n, failure)?;
             failures.push(position.clone());
             let started = Instant::now();
@@ -1314,7 +1448,7 @@ impl QuotientSolver {
         }
         Err(QuotientError::Refinement {
             heap: n,
-            verified: self.candidate_limits.recalibrations + 1,
+            verified: self.active_rounds + 1,
             exhausted: false,
         })
     }

@@ -424,3 +424,154 @@ fn dawsons_kayles_by_both_recalibrations() {
     assert!(tried.last().is_some_and(|a| a.failure.is_none()));
     assert!(tried[..tried.len() - 1].iter().all(|a| a.failure.is_some()));
 }
+
+/// Is `a` before `b` in the heap-count order (copies of the largest heap first)?
+fn before(a: &[usize], b: &[usize]) -> bool {
+    let top = a.iter().chain(b).copied().max().unwrap_or(0);
+    let copies = |p: &[usize]| -> Vec<usize> {
+        (0..=top)
+            .rev()
+            .map(|h| p.iter().filter(|&&x| x == h).count())
+            .collect()
+    };
+    copies(a) < copies(b)
+}
+
+/// Every position of at most `k` heaps of `1 … last` (largest first).
+fn positions(last: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    let mut layer: Vec<Vec<usize>> = vec![Vec::new()];
+    for _ in 0..k {
+        let mut next = Vec::new();
+        for p in &layer {
+            let top = p.last().copied().unwrap_or(last);
+            for h in 1..=top {
+                let mut q = p.clone();
+                q.push(h);
+                next.push(q);
+            }
+        }
+        out.extend(next.iter().cloned());
+        layer = next;
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0146),
+        ..ProptestConfig::default()
+    })]
+
+    /// The least failing position ([`Closure::least_failure`]) of candidates with random freed
+    /// heaps fails, and no position before it of at most four heaps fails (each decided by
+    /// [`super::closure::consistent_at`], the misère rule applied to the candidate); with the
+    /// breadth-first closure's failing position as a bound it is the same; a candidate that
+    /// passes has none.
+    #[test]
+    fn the_least_failure_is_the_least(
+        code in code(),
+        max in 6usize..13,
+        picks in prop::collection::vec((0usize..64, 1usize..4, 1usize..3), 1..3),
+    ) {
+        let s = solver(&code, max);
+        let last = s.phi.len() - 1;
+        prop_assume!(last >= 2 && s.monoid().order <= 24);
+        let free = freed(&picks, last);
+        let mut cases: Vec<(super::Monoid, Vec<u32>)> = vec![(s.m.clone(), s.phi.clone())];
+        cases.extend(build_candidate(&s.moves, &s.m, &s.phi, &free));
+        let all = positions(last, 4);
+        for (m, phi) in &cases {
+            let heaps: Vec<(u32, Vec<u32>)> = (1..=last)
+                .map(|h| (phi[h], heap_options(&s.moves, m, phi, h)))
+                .collect();
+            let fails = |p: &[usize]| {
+                let path: Vec<(u32, Vec<u32>)> = p.iter().map(|&h| heaps[h - 1].clone()).collect();
+                !super::closure::consistent_at(m, &path)
+            };
+            let least = Closure::least_failure(m, &heaps, None, 1 << 16, &|| false)
+                .expect("within the limit");
+            let (plain, _) = plain_verdict(&s, m, phi);
+            match (&plain, &least) {
+                (Ok(()), None) => {}
+                (Err(super::ClosureError::Inconsistent(bfs)), Some(f)) => {
+                    prop_assert!(fails(f), "{} free {:?}: {:?} does not fail", code, free, f);
+                    prop_assert!(!before(bfs, f), "{}: {:?} after {:?}", code, f, bfs);
+                    for p in all.iter().filter(|p| before(p, f)) {
+                        prop_assert!(!fails(p), "{} free {:?}: {:?} fails before {:?}", code, free, p, f);
+                    }
+                    let bounded = Closure::least_failure(m, &heaps, Some(bfs), 1 << 16, &|| false)
+                        .expect("within the limit");
+                    prop_assert_eq!(bounded.as_ref(), Some(f), "{} bound {:?}", code, bfs);
+                }
+                _ => prop_assert!(false, "{} free {:?}: {:?} against {:?}", code, free, plain, least),
+            }
+        }
+    }
+}
+
+/// The solver for `code` guided by `order`, stepped while the quotient stays small.
+fn ordered(code: &str, max: usize, order: super::FailureOrder) -> QuotientSolver {
+    stepped_with(code, max, |s| s.with_failure_order(order))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_0524),
+        ..ProptestConfig::default()
+    })]
+
+    /// The three failure orders reach the same quotients wherever they finish (a verified
+    /// candidate, reduced and numbered by least word, is the quotient, whichever failing
+    /// positions guided the search to it).
+    #[test]
+    fn every_failure_order_reaches_the_same_quotients(code in code(), max in 8usize..16) {
+        use super::FailureOrder::{Fewest, FewestFirst, Least};
+        let runs: Vec<QuotientSolver> =
+            [Fewest, Least, FewestFirst].iter().map(|&o| ordered(&code, max, o)).collect();
+        let heaps = runs.iter().map(QuotientSolver::count).min().expect("three");
+        for (&o, r) in [Fewest, Least, FewestFirst].iter().zip(&runs) {
+            let r = if r.count() > heaps { ordered(&code, heaps - 1, o) } else { ordered(&code, r.count() - 1, o) };
+            prop_assert_eq!(r.count(), heaps, "{} {:?}", code, o);
+            prop_assert_eq!(&r.phi, &runs[0].phi[..heaps].to_vec(), "{} {:?}", code, o);
+        }
+        let a = ordered(&code, heaps - 1, Fewest);
+        for o in [Least, FewestFirst] {
+            let b = ordered(&code, heaps - 1, o);
+            prop_assert_eq!(&a.phi, &b.phi, "{} {:?}", code, o);
+            prop_assert_eq!(&a.m, &b.m, "{} {:?}", code, o);
+        }
+    }
+}
+
+/// 0.146 and 0.524, where the fewest-heap failures make the search creep: guided by the least
+/// failing positions (the default turns to them after [`super::FEWEST_FIRST`] candidates) it
+/// reaches 0.146's heap 22 (order 62, |P| 10) and 0.524's heap 16 (order 156, |P| 23), the
+/// orders and P-portions MisereSolver gives there (CGSuite e909ab8b, `scripts/bench-misere.sh`,
+/// results/misere.md).
+#[test]
+fn the_least_failures_pass_where_the_fewest_creep() {
+    use super::FailureOrder::{FewestFirst, Least};
+    // 0.146 by the default creeps through its 24 fewest-heap candidates first (orders to
+    // 5,000): seconds in a debug build, so the least failures alone there.
+    for (code, heap, order, p, orders) in [
+        ("0.146", 22, 62, 10, &[Least][..]),
+        ("0.524", 16, 156, 23, &[Least, FewestFirst][..]),
+    ] {
+        let rule = Rule::parse(code).expect("a valid code");
+        for &how in orders {
+            let mut s = QuotientSolver::new(&rule, 1 << 20).with_failure_order(how);
+            while s.count() <= heap {
+                s.step().unwrap_or_else(|e| panic!("{code} {how:?}: {e}"));
+            }
+            let m = s.monoid();
+            assert_eq!(
+                (m.order, m.p.iter().filter(|&&b| b).count()),
+                (order, p),
+                "{code} {how:?}"
+            );
+        }
+    }
+}
