@@ -32,9 +32,11 @@ pub const MIN_STATES: usize = 1024;
 /// taken off the limit once.
 pub const SLACK: usize = 64 << 20;
 
-/// Bytes of a monoid: its table, P and least words.
+/// Bytes of a monoid: its table (the buffer it holds, which may be a larger candidate's
+/// reused), P and least words.
 pub fn monoid_bytes(m: &Monoid) -> usize {
-    table_bytes(m.order) + m.words.iter().map(|w| 24 + 8 * w.len()).sum::<usize>()
+    table_bytes(m.order).max(m.table.bytes())
+        + m.words.iter().map(|w| 24 + 8 * w.len()).sum::<usize>()
 }
 
 /// Bytes of a table of `order²` ids (2 bytes each up to 2^16 elements, 4 beyond).

@@ -456,7 +456,10 @@ pub enum Recalibration {
     /// of a freed heap as its index (an experiment: see the module text).
     FromBase,
     /// From the last failed candidate, freeing heaps of the last failing position only, each
-    /// with an index one above its copies there.
+    /// with the index [`IndexGrowth`] gives (one above its copies there by default) and the
+    /// free period set by [`QuotientSolver::with_free_period`]. The only recalibration that
+    /// reads those settings and [`QuotientSolver::with_wider_search`]: `FromBase` keeps its
+    /// own index rule and period 2.
     #[default]
     FromFailed,
 }
@@ -481,7 +484,8 @@ pub enum FailureOrder {
 /// with the least failing positions.
 pub const FEWEST_FIRST: usize = 24;
 
-/// The index a recalibration gives a heap it frees (period 2 in every case), from its index
+/// The index a recalibration gives a heap it frees (with the free period of
+/// [`QuotientSolver::with_free_period`], 2 by default), from its index
 /// `i` in the failed candidate and its copies `k` in the failing position (see the module
 /// text: the search's order, never its answer).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -1519,8 +1523,8 @@ impl QuotientSolver {
         r
     }
 
-    /// [`QuotientSolver::report`], giving up the solver: its table moves into the report
-    /// (no copy of `|Q|²` ids).
+    /// [`QuotientSolver::report`], giving up the solver: its table moves into the report (no
+    /// copy of `|Q|²` ids when they are `u32`; `u16` ids are widened into a new table).
     pub fn into_report(mut self) -> QuotientReport {
         let mut r = self.report_without_table();
         let table = std::mem::replace(&mut self.m.table, Table::from_u32(1, vec![0]));

@@ -180,6 +180,12 @@ impl Table {
         }
     }
 
+    /// Bytes its buffer holds: at least `len()` ids, more when it was built in the spare
+    /// buffer of a larger candidate ([`Ids::zeroed_reusing`]).
+    pub fn bytes(&self) -> usize {
+        self.0.bytes()
+    }
+
     /// Never empty (a monoid has its identity).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
