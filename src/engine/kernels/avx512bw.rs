@@ -8,7 +8,7 @@
 
 use super::avx2::without_key;
 use super::tier::TargetSet;
-use super::{scan_tail, Cell, Columns, HeadColumns, LaneKeys, ScanKeys, Targets};
+use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
 use std::arch::x86_64::*;
 
 /// [`super::lane_marks`] (its checks done) with `R` registers of 16 keys a lane (at most 16:
@@ -386,67 +386,77 @@ pub(super) unsafe fn scan_keys(
     found
 }
 
-/// [`super::head_lanes`] with AVX-512 BW for the 32 heaps whose words start `left` (one a
-/// 16-bit lane; those from `count` on are not written), their keys in `regs` registers of 16
-/// keys a lane (twice AVX2's registers of 32, half as many operations a pair), each register
-/// over its own columns ([`HeadColumns`] of 16 keys a register); then written out heap by heap.
+/// [`super::head_lanes`] with AVX-512 BW: 32 heaps at a time, one per 16-bit lane, their keys
+/// in `R` registers of 16 keys a lane (twice AVX2's registers of 32, half as many operations a
+/// pair).
 ///
 /// # Safety
-/// The processor must have AVX-512 F and BW; `left.len() ≥ cols.right().len() + 31`.
+/// The processor must have AVX-512 F and BW; `R ≤ 16`, `out.len() ≥ count`, `left.len() ≥`
+/// `count` rounded up to 32 plus `right.len()`, every word of `right` below 2^16.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn head_lanes(
+pub(super) unsafe fn head_lanes<const R: usize>(
     left: &[u16],
-    cols: &HeadColumns,
+    right: &[u32],
     count: usize,
-    regs: usize,
     out: &mut [[u32; 8]],
 ) {
-    assert!(count <= 32 && regs <= 16 && out.len() >= count);
-    assert!(left.len() >= cols.right().len() + 31);
+    assert!(
+        R <= 16 && out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len()
+    );
     let mut lanes = [[0u16; 32]; 16];
-    for (w, lane) in lanes.iter_mut().enumerate().take(regs) {
-        // SAFETY: every column c of `cols` is below `right().len()`: c + 32 ≤ left.len().
-        let acc = unsafe { head_register(left, cols.of(w)) };
-        // SAFETY: 64 bytes into a [u16; 32].
-        unsafe { _mm512_storeu_si512(lane.as_mut_ptr() as *mut __m512i, acc) };
-    }
-    for (k, set) in out[..count].iter_mut().enumerate() {
-        *set = [0; 8];
-        for (w, lane) in lanes.iter().take(regs).enumerate() {
-            set[w / 2] |= u32::from(lane[k]) << (16 * (w % 2));
+    for h0 in (0..count).step_by(32) {
+        // SAFETY: as this function's.
+        let acc = unsafe { head_block::<R>(&left[h0..], right) };
+        for (w, a) in acc.iter().take(R).enumerate() {
+            // SAFETY: 64 bytes into a [u16; 32].
+            unsafe { _mm512_storeu_si512(lanes[w].as_mut_ptr() as *mut __m512i, *a) };
+        }
+        for (k, set) in out[h0..count].iter_mut().take(32).enumerate() {
+            *set = [0; 8];
+            for (w, lane) in lanes.iter().take(R).enumerate() {
+                set[w / 2] |= u32::from(lane[k]) << (16 * (w % 2));
+            }
         }
     }
 }
 
-/// One register of [`head_lanes`] for the 32 heaps whose words start `left`: bit `key − 16w`
-/// of each column `[c, q]` (`q` the column's word XORed with `16w`, twice), where
-/// `left[c + i] ^ q` is below 16. A function of its own, so that its registers are allocated
-/// for this loop alone.
+/// The keys of [`head_lanes`] for the 32 heaps whose words start `left` over every column of
+/// `right`, in `R` registers of 16 keys (the others zero), in a function of its own (as
+/// [`super::avx2`]'s lanes).
 ///
 /// # Safety
-/// The processor must have AVX-512 F and BW; `c + 32 ≤ left.len()` for every column.
+/// The processor must have AVX-512 F and BW; `left.len() ≥ right.len() + 31`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn head_register(left: &[u16], cols: &[[u32; 2]]) -> __m512i {
+unsafe fn head_block<const R: usize>(left: &[u16], right: &[u32]) -> [__m512i; 16] {
+    assert!(left.len() >= right.len() + 31);
     let one = _mm512_set1_epi16(1);
-    let mark = |acc: __m512i, col: &[u32; 2]| {
-        // SAFETY: c + 32 ≤ left.len() (this function's contract).
-        unsafe {
-            let at = left.as_ptr().add(col[0] as usize);
-            let q = _mm512_set1_epi32(std::ptr::read(&col[1]) as i32);
-            let l = _mm512_loadu_si512(at as *const __m512i);
-            // 0 where the pair's key is not in this register (or it is common, or left out).
-            _mm512_or_si512(acc, _mm512_sllv_epi16(one, _mm512_xor_si512(l, q)))
+    let sixteen = _mm512_set1_epi16(16);
+    let zero = _mm512_setzero_si512();
+    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
+    let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
+    let (mut a8, mut a9, mut a10, mut a11) = (zero, zero, zero, zero);
+    let (mut a12, mut a13, mut a14, mut a15) = (zero, zero, zero, zero);
+    for (c, &q) in right.iter().enumerate() {
+        // SAFETY: c + 32 ≤ right.len() + 31 ≤ left.len() (checked above).
+        let l = unsafe { _mm512_loadu_si512(left.as_ptr().add(c) as *const __m512i) };
+        // A key in register w is 1 << (key − 16w) there; a common pair (bit 8) or a pair left
+        // out (bit 9) shifts past every register.
+        let mut shift = _mm512_xor_si512(l, _mm512_set1_epi16(q as i16));
+        macro_rules! mark {
+            ($($w:literal $a:ident),*) => {$(
+                if R > $w {
+                    $a = _mm512_or_si512($a, _mm512_sllv_epi16(one, shift));
+                    shift = _mm512_sub_epi16(shift, sixteen);
+                }
+            )*};
         }
-    };
-    let (mut a, mut b) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-    let mut pairs = cols.chunks_exact(2);
-    for two in &mut pairs {
-        a = mark(a, &two[0]);
-        b = mark(b, &two[1]);
+        mark!(
+            0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7, 8 a8, 9 a9, 10 a10, 11 a11, 12 a12,
+            13 a13, 14 a14, 15 a15
+        );
     }
-    if let [col] = pairs.remainder() {
-        a = mark(a, col);
-    }
-    _mm512_or_si512(a, b)
+    [
+        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15,
+    ]
 }

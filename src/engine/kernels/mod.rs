@@ -548,12 +548,21 @@ pub(super) fn head_lanes(
     let mut made = None;
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
-        let cols = cols.fit(&mut made, left, 2 * keys.regs, 4);
         let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
+        macro_rules! regs {
+            ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal / $r2:literal),*) => {
+                match $regs {
+                    // SAFETY: the tier's proof says the processor has AVX-512 F and BW; bounds
+                    // checked above ($h0 a multiple of 32).
+                    $( $r => unsafe {
+                        avx512bw::head_lanes::<$r2>(&left[$h0..], right, $n, $out)
+                    }, )*
+                    _ => unreachable!("HeadKeys::REGS"),
+                }
+            };
+        }
         return groups(32, out, &mut |h0, n, regs, out| {
-            // SAFETY: the tier's proof says the processor has AVX-512 F and BW; `left[h0..]`
-            // holds `right.len()` + 31 words and more (checked above, h0 a multiple of 32).
-            unsafe { avx512bw::head_lanes(&left[h0..], cols, n, 2 * regs, out) }
+            regs!(h0, n, regs, out, 1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16)
         });
     }
     #[cfg(target_arch = "x86_64")]
@@ -574,12 +583,13 @@ pub(super) fn head_lanes(
 /// a column whose word has those bits `k` reaches register `w` only where some heap's word has
 /// them `k ^ w`. The heads' heaps are the first ones, of small values (Officers and Grundy's
 /// game: every word of the first 1,800 heaps below 32), so there a column reaches one register
-/// of 32 keys (two of 16), where every register of every column was marked: on AVX2, 3 vector
+/// of 32 keys, where every register of every column was marked: on AVX2, 3 vector
 /// operations a column and group of 8 heaps instead of 3 a register (about 3.9 registers a
 /// group on Officers). Each column of register `w` keeps its word XORed with the register's
 /// first key, so that the pair's key lies in `0..32` (`0..16`) exactly where it is in that
-/// register (in 16-bit lanes the word twice, to be broadcast as 32 bits). Made once a block:
-/// the columns are the same for every chunk.
+/// register. Made once a block: the columns are the same for every chunk. (AVX-512 BW's heads
+/// read every register of every column: tried in 16-bit lanes, two registers of 16 keys a
+/// column, no faster.)
 #[derive(Debug, Clone, Default)]
 pub(super) struct HeadColumns {
     right: Vec<u32>,
@@ -601,7 +611,13 @@ impl HeadColumns {
     pub(super) fn new(tier: Tier, left: &[u32], right: &[u32], regs: usize) -> HeadColumns {
         #[cfg(target_arch = "x86_64")]
         if tier.avx512bw().is_some() {
-            return Self::of_width(left, right, 2 * regs, 4);
+            // AVX-512 BW reads every register of every column (its own kernel: with columns
+            // by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
+            // game).
+            return HeadColumns {
+                right: right.to_vec(),
+                ..HeadColumns::default()
+            };
         }
         let _ = tier;
         Self::of_width(left, right, regs, 5)
@@ -639,14 +655,11 @@ impl HeadColumns {
         for w in 0..regs {
             hc.start[w] = hc.cols.len();
             let xw = (w as u32) << bits;
-            // 16-bit lanes broadcast the word twice.
-            let word = |q: u32| if bits == 4 { q | q << 16 } else { q };
             // Heaps' words with class `p` (a subset of `high`) meet columns of class p ^ w.
             for p in (0..classes).filter(|&p| p & !high as usize == 0) {
                 let k = p ^ w;
                 let cols = order[first[k]..first[k + 1]].iter();
-                hc.cols
-                    .extend(cols.map(|&c| [c, word(right[c as usize] ^ xw)]));
+                hc.cols.extend(cols.map(|&c| [c, right[c as usize] ^ xw]));
             }
         }
         let end = hc.cols.len();
@@ -664,8 +677,8 @@ impl HeadColumns {
         &self.right
     }
 
-    /// The columns of register `w`: `[c, right[c] ^ w << bits]` (twice in 16-bit lanes),
-    /// every `c` below `right().len()`.
+    /// The columns of register `w`: `[c, right[c] ^ w << bits]`, every `c` below
+    /// `right().len()`.
     pub(super) fn of(&self, w: usize) -> &[[u32; 2]] {
         &self.cols[self.start[w]..self.start[w + 1]]
     }

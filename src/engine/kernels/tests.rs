@@ -695,17 +695,10 @@ fn head_lanes_and_marks_as_the_definition_says() {
                     let bits = cols.bits;
                     for w in 0..cols.regs {
                         // Register w's columns: each with its word XORed with the register's
-                        // first key (twice in 16-bit lanes), and every column that some heap's
-                        // word meets in register w among them.
+                        // first key, and every column that some heap's word meets in register w
+                        // among them.
                         let mut of: Vec<u32> = cols.of(w).iter().map(|&[c, _]| c).collect();
-                        let word = |c: u32| {
-                            let q = right[c as usize] ^ (w as u32) << bits;
-                            if bits == 4 {
-                                q | q << 16
-                            } else {
-                                q
-                            }
-                        };
+                        let word = |c: u32| right[c as usize] ^ (w as u32) << bits;
                         assert!(cols.of(w).iter().all(|&[c, q]| q == word(c)));
                         of.sort_unstable();
                         assert!(of.windows(2).all(|p| p[0] < p[1]), "a column once");
