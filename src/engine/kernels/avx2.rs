@@ -4,7 +4,7 @@
 //! step 1 in lanes of 32 bits (on words of the values' keys and classes); small mode's scan in
 //! halves of 32 pairs.
 
-use super::{scan_tail, Columns, LaneKeys, Runs, ScanKeys, Targets, MOST_RUNS};
+use super::{scan_tail, Columns, HeadColumns, LaneKeys, Runs, ScanKeys, Targets, MOST_RUNS};
 use std::arch::x86_64::*;
 
 /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
@@ -1040,69 +1040,67 @@ pub(super) unsafe fn scan_u16(
     scan_cells!(row, tg, left, right, rr, lo, hi, step)
 }
 
-/// [`super::head_lanes`] with AVX2: 8 heaps at a time, one per 32-bit lane, their keys in `R`
-/// registers of 32 a lane (as [`lane_marks`]); then written out heap by heap.
+/// [`super::head_lanes`] with AVX2 for the 8 heaps whose words start `left` (one a 32-bit
+/// lane; those from `count` on are not written), their keys in `regs` registers of 32 a lane
+/// (the others zero), each register over its own columns ([`HeadColumns`]); then written out
+/// heap by heap.
 ///
 /// # Safety
-/// The processor must have AVX2; `out.len() ≥ count`, `left.len() ≥` `count` rounded up to 8
-/// plus `right.len()`.
+/// The processor must have AVX2; `left.len() ≥ cols.right().len() + 7`.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn head_lanes<const R: usize>(
+pub(super) unsafe fn head_lanes(
     left: &[u32],
-    right: &[u32],
+    cols: &HeadColumns,
     count: usize,
+    regs: usize,
     out: &mut [[u32; 8]],
 ) {
-    assert!(R <= 8 && out.len() >= count && left.len() >= count.next_multiple_of(8) + right.len());
+    assert!(count <= 8 && regs <= 8 && out.len() >= count && left.len() >= cols.right().len() + 7);
     let mut lanes = [[0u32; 8]; 8];
-    for h0 in (0..count).step_by(8) {
-        // SAFETY: as this function's.
-        let acc = unsafe { head_block::<R>(&left[h0..], right) };
-        for (w, a) in acc.iter().take(R).enumerate() {
-            // SAFETY: 32 bytes into a [u32; 8].
-            unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
-        }
-        for (k, set) in out[h0..count].iter_mut().take(8).enumerate() {
-            *set = [0; 8];
-            for (w, lane) in lanes.iter().take(R).enumerate() {
-                set[w] = lane[k];
-            }
-        }
+    for (w, lane) in lanes.iter_mut().enumerate().take(regs) {
+        // SAFETY: every column c of `cols` is below `right().len()`: c + 8 ≤ left.len().
+        let acc = unsafe { head_register(left, cols.of(w)) };
+        // SAFETY: 32 bytes into a [u32; 8].
+        unsafe { _mm256_storeu_si256(lane.as_mut_ptr() as *mut __m256i, acc) };
+    }
+    for (k, set) in out[..count].iter_mut().enumerate() {
+        *set = std::array::from_fn(|w| lanes[w][k]);
     }
 }
 
-/// The keys of [`head_lanes`] for the 8 heaps whose words start `left` (one a 32-bit lane)
-/// over every column of `right`, in `R` registers (the others zero). A function of its own, so
-/// that its registers are allocated for this loop alone (as [`lane_block`]).
+/// One register of [`head_lanes`] for the 8 heaps whose words start `left`: bit `key − 32w` of
+/// each column `[c, q]` (`q` the column's word XORed with `32w`), where `left[c + i] ^ q` is
+/// below 32. A function of its own, so that its registers are allocated for this loop alone.
 ///
 /// # Safety
-/// The processor must have AVX2; `left.len() ≥ right.len() + 7`, every word below 2^16.
+/// The processor must have AVX2; `c + 8 ≤ left.len()` for every column.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-unsafe fn head_block<const R: usize>(left: &[u32], right: &[u32]) -> [__m256i; 8] {
-    assert!(left.len() >= right.len() + 7);
+unsafe fn head_register(left: &[u32], cols: &[[u32; 2]]) -> __m256i {
     let one = _mm256_set1_epi32(1);
-    let thirty_two = _mm256_set1_epi32(32);
-    let zero = _mm256_setzero_si256();
-    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-    let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
-    for (c, &q) in right.iter().enumerate() {
-        // SAFETY: c + 8 ≤ right.len() + 7 ≤ left.len() (checked above).
-        let l = unsafe { _mm256_loadu_si256(left.as_ptr().add(c) as *const __m256i) };
-        // A key in register w is 1 << (key − 32w) there; a common pair (bit 8) or a pair left
-        // out (bit 9) shifts past every register (at most 8 of 32 keys).
-        let mut shift = _mm256_xor_si256(l, _mm256_set1_epi32(q as i32));
-        macro_rules! mark {
-            ($($w:literal $a:ident),*) => {$(
-                if R > $w {
-                    $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
-                    shift = _mm256_sub_epi32(shift, thirty_two);
-                }
-            )*};
+    let mark = |acc: __m256i, col: &[u32; 2]| {
+        // SAFETY: c + 8 ≤ left.len() (this function's contract). The word is broadcast
+        // straight from memory (a load, no shuffle: read as one 64-bit load with the column,
+        // it took two shuffles on port 5).
+        unsafe {
+            let at = left.as_ptr().add(col[0] as usize);
+            let q =
+                _mm256_castps_si256(_mm256_broadcast_ss(&*(&col[1] as *const u32 as *const f32)));
+            let l = _mm256_loadu_si256(at as *const __m256i);
+            // 0 where the pair's key is not in this register (or it is common, or left out).
+            _mm256_or_si256(acc, _mm256_sllv_epi32(one, _mm256_xor_si256(l, q)))
         }
-        mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
+    };
+    let (mut a, mut b) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    let mut pairs = cols.chunks_exact(2);
+    for two in &mut pairs {
+        a = mark(a, &two[0]);
+        b = mark(b, &two[1]);
     }
-    [a0, a1, a2, a3, a4, a5, a6, a7]
+    if let [col] = pairs.remainder() {
+        a = mark(a, col);
+    }
+    _mm256_or_si256(a, b)
 }
 
 /// [`super::head_marks`] with AVX2: the keys of 32 values a step looked up in the set with

@@ -508,6 +508,11 @@ impl HeadKeys {
         self.limit
     }
 
+    /// Registers of 32 keys.
+    pub(super) fn regs(&self) -> usize {
+        self.regs
+    }
+
     /// The fewest registers of [`HeadKeys::REGS`], at most the keys', whose keys hold every rare
     /// value below `bound` (at most [`HeadKeys::limit`]); 0 for a bound of 0 (no head wanted).
     pub(super) fn regs_for(&self, bound: u32) -> usize {
@@ -521,35 +526,37 @@ impl HeadKeys {
 }
 
 /// The scan's head in lanes: for each heap `i < count`, `out[i]` is the set of the keys below
-/// `32 · regs` of `left[i + c] ^ right[c]` for every `c < right.len()` (key `k` is bit `k & 31`
-/// of word `k >> 5`; the other words 0), the words of [`HeadKeys::word`]: the rare values of
+/// `32 · regs` of `left[i + c] ^ right[c]` for every `c < right.len()`, `right` =
+/// `cols.right()` (key `k` is bit `k & 31` of word `k >> 5`; the other words 0), the words
+/// of [`HeadKeys::word`]: the rare values of
 /// the pairs `(a_i + c, q_c)` of consecutive heaps whose first parts `a_i + c` are consecutive
-/// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`). With
-/// AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): a shift
-/// and an OR a register per column, no per-pair branch or store; with AVX-512 BW, 32 heaps at a
-/// time in 16-bit lanes; with NEON, 8 in 16-bit lanes. Each lane group (8 heaps on AVX2 and
-/// NEON, 32 on AVX-512 BW) takes the fewest
+/// (in `left`) and whose second parts `q_c` are the same for every heap (in `right`).
+/// With AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): an
+/// XOR, a shift and an OR a register a column, no per-pair branch or store, and only the
+/// columns that can reach the register ([`HeadColumns`]: `cols` when they fit these heaps'
+/// words, else made here); with AVX-512 BW, 32 heaps at a time in 16-bit lanes; with NEON, 8
+/// in 16-bit lanes. Each lane group (8 heaps on AVX2 and NEON, 32 on AVX-512 BW) takes the fewest
 /// registers whose keys hold the rare values below the largest of its heaps' `bounds` (a
 /// heap's least open common value, at most [`HeadKeys::limit`]; 0 for a heap that wants no
 /// head): the keys past them are not looked for (Officers at 2^20: 3.9 registers a group of 8
 /// on average instead of 5). A group whose bounds are all 0 gets empty sets. Needs
 /// `out.len() ≥ count`, `bounds.len() ≥ count` and `left.len() ≥` `count` rounded up to 32,
-/// plus `right.len()`; every word below 2^16 (in 32 bits: AVX2 XORs the heaps' words straight
+/// plus `cols.right().len()`; every word below 2^16 (in 32 bits: AVX2 XORs the heaps' words straight
 /// from memory and broadcasts a column's with one load; AVX-512 BW's 16-bit lanes read a copy
 /// in 16 bits made a call).
 #[inline(always)]
 pub(super) fn head_lanes(
     tier: Tier,
     left: &[u32],
-    right: &[u32],
+    cols: &HeadColumns,
     count: usize,
     keys: &HeadKeys,
     bounds: &[u32],
     out: &mut [[u32; 8]],
 ) {
+    let right = cols.right();
     assert!(out.len() >= count && left.len() >= count.next_multiple_of(32) + right.len());
     assert!(bounds.len() >= count && bounds[..count].iter().all(|&b| b <= keys.limit));
-    assert!(right.iter().all(|&q| q < 1 << 16));
     debug_assert!(left.iter().all(|&l| l < 1 << 16));
     // The lanes of a group: its first heap, its heap count, its registers, the sets from its
     // first heap on.
@@ -565,6 +572,9 @@ pub(super) fn head_lanes(
             }
         }
     };
+    // The columns by register, for the registers of the keys and these heaps' words (made
+    // again if those given are not).
+    let mut made = None;
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
         let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
@@ -586,18 +596,11 @@ pub(super) fn head_lanes(
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx2() {
-        macro_rules! regs {
-            ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal),*) => {
-                match $regs {
-                    // SAFETY: the tier's proof says the processor has AVX2; bounds checked above
-                    // ($h0 a multiple of 8).
-                    $( $r => unsafe { avx2::head_lanes::<$r>(&left[$h0..], right, $n, $out) }, )*
-                    _ => unreachable!("HeadKeys::REGS"),
-                }
-            };
-        }
+        let cols = cols.fit(&mut made, left, keys.regs, 5);
         return groups(8, out, &mut |h0, n, regs, out| {
-            regs!(h0, n, regs, out, 1, 2, 3, 4, 5, 8)
+            // SAFETY: the tier's proof says the processor has AVX2; `left[h0..]` holds
+            // `right.len()` + 7 words and more (checked above, h0 a multiple of 8).
+            unsafe { avx2::head_lanes(&left[h0..], cols, n, regs, out) }
         });
     }
     #[cfg(target_arch = "aarch64")]
@@ -619,6 +622,134 @@ pub(super) fn head_lanes(
     }
     let _ = (tier, groups);
     portable::head_lanes(left, right, count, keys.regs, out);
+}
+
+/// The columns of [`head_lanes`] (the words `right`), and by the register each can reach: a
+/// pair's register of 32 keys is bits 5..7 of the XOR of its words (of 16 keys, bits 4..7), so
+/// a column whose word has those bits `k` reaches register `w` only where some heap's word has
+/// them `k ^ w`. The heads' heaps are the first ones, of small values (Officers and Grundy's
+/// game: every word of the first 1,800 heaps below 32), so there a column reaches one register
+/// of 32 keys, where every register of every column was marked: on AVX2, 3 vector
+/// operations a column and group of 8 heaps instead of 3 a register (about 3.9 registers a
+/// group on Officers). Each column of register `w` keeps its word XORed with the register's
+/// first key, so that the pair's key lies in `0..32` (`0..16`) exactly where it is in that
+/// register. Made once a block: the columns are the same for every chunk. (AVX-512 BW's heads
+/// read every register of every column: tried in 16-bit lanes, two registers of 16 keys a
+/// column, no faster.)
+#[derive(Debug, Clone, Default)]
+pub(super) struct HeadColumns {
+    right: Vec<u32>,
+    /// Keys a register: `1 << bits` (5 or 4).
+    bits: u32,
+    /// Registers the columns are sorted for.
+    regs: usize,
+    /// Bits `bits..8` of every heap's word that the columns may meet are a subset of these.
+    high: u32,
+    /// Register `w`'s columns are `cols[start[w]..start[w + 1]]`: `[c, right[c] ^ w << bits]`.
+    cols: Vec<[u32; 2]>,
+    start: [usize; 17],
+}
+
+impl HeadColumns {
+    /// The columns `right` (words below 2^16) by register, for `regs` registers of 32 keys (at
+    /// most 8), to meet heaps whose words are among `left` (any that [`head_lanes`] is then
+    /// given), in the form `tier` reads.
+    pub(super) fn new(tier: Tier, left: &[u32], right: &[u32], regs: usize) -> HeadColumns {
+        #[cfg(target_arch = "x86_64")]
+        if tier.avx512bw().is_some() {
+            // AVX-512 BW reads every register of every column (its own kernel: with columns
+            // by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
+            // game).
+            return HeadColumns {
+                right: right.to_vec(),
+                ..HeadColumns::default()
+            };
+        }
+        let _ = tier;
+        Self::of_width(left, right, regs, 5)
+    }
+
+    /// [`HeadColumns::new`] for `regs` registers of `1 << bits` keys.
+    fn of_width(left: &[u32], right: &[u32], regs: usize, bits: u32) -> HeadColumns {
+        assert!((bits == 5 && regs <= 8 || bits == 4 && regs <= 16) && right.len() < 1 << 31);
+        assert!(right.iter().all(|&q| q < 1 << 16));
+        let high = Self::high_of(left, bits);
+        let classes = 256 >> bits;
+        // The columns in order of class (bits `bits..8`), by counting.
+        let class = |q: u32| (q >> bits) as usize & (classes - 1);
+        let mut first = [0usize; 17];
+        for &q in right {
+            first[class(q) + 1] += 1;
+        }
+        for k in 0..classes {
+            first[k + 1] += first[k];
+        }
+        let mut order = vec![0u32; right.len()];
+        let mut at = first;
+        for (c, &q) in right.iter().enumerate() {
+            order[at[class(q)]] = c as u32;
+            at[class(q)] += 1;
+        }
+        let mut hc = HeadColumns {
+            right: right.to_vec(),
+            bits,
+            regs,
+            high,
+            cols: Vec::with_capacity(right.len() * (high.count_ones() as usize + 1)),
+            start: [0; 17],
+        };
+        for w in 0..regs {
+            hc.start[w] = hc.cols.len();
+            let xw = (w as u32) << bits;
+            // Heaps' words with class `p` (a subset of `high`) meet columns of class p ^ w.
+            for p in (0..classes).filter(|&p| p & !high as usize == 0) {
+                let k = p ^ w;
+                let cols = order[first[k]..first[k + 1]].iter();
+                hc.cols.extend(cols.map(|&c| [c, right[c as usize] ^ xw]));
+            }
+        }
+        let end = hc.cols.len();
+        hc.start[regs..].fill(end);
+        hc
+    }
+
+    /// Bits `bits..8` of any of the words, shifted down.
+    fn high_of(words: &[u32], bits: u32) -> u32 {
+        (words.iter().fold(0, |a, &l| a | l) & 0xFF) >> bits
+    }
+
+    /// The columns' words.
+    pub(super) fn right(&self) -> &[u32] {
+        &self.right
+    }
+
+    /// The columns of register `w`: `[c, right[c] ^ w << bits]`, every `c` below
+    /// `right().len()`.
+    pub(super) fn of(&self, w: usize) -> &[[u32; 2]] {
+        &self.cols[self.start[w]..self.start[w + 1]]
+    }
+
+    /// These columns if they fit `left`, `regs` and `bits` ([`HeadColumns::fits`]), else
+    /// those made for them in `made`.
+    fn fit<'a>(
+        &'a self,
+        made: &'a mut Option<HeadColumns>,
+        left: &[u32],
+        regs: usize,
+        bits: u32,
+    ) -> &'a HeadColumns {
+        if self.fits(left, regs, bits) {
+            self
+        } else {
+            made.insert(Self::of_width(left, &self.right, regs, bits))
+        }
+    }
+
+    /// Whether the columns are for `regs` registers of `1 << bits` keys and every heap word
+    /// of `left`.
+    fn fits(&self, left: &[u32], regs: usize, bits: u32) -> bool {
+        self.bits == bits && self.regs >= regs && Self::high_of(left, bits) & !self.high == 0
+    }
 }
 
 /// Marks in `row` the rare values below `end` (rounded up to 32, at most 512 and the row's

@@ -662,15 +662,55 @@ fn head_lanes_and_marks_as_the_definition_says() {
                 let fewer = HeadKeys::REGS.iter().rev().find(|&&f| f < r);
                 assert!(fewer.is_none_or(|&f| !keyed(f)), "bound {b}: {r}");
             }
-            for (count, x) in [(1usize, 1usize), (7, 40), (8, 64), (37, 300), (128, 1024)] {
-                let word = |next: &mut dyn FnMut() -> u64| match next() % 16 {
+            // Heaps' words of values below 64 as well (the heads' first heaps: each column
+            // then reaches one register, `HeadColumns`), or below 128 (two).
+            let sizes = [(1usize, 1usize), (7, 40), (8, 64), (37, 300), (128, 1024)];
+            for ((count, x), small) in sizes
+                .into_iter()
+                .flat_map(|s| [(s, 512), (s, 64), (s, 128)])
+            {
+                let word = |next: &mut dyn FnMut() -> u64, below: u64| match next() % 16 {
                     0 => HeadKeys::NONE,
-                    _ => keys.word((next() % 512) as u32),
+                    _ => keys.word((next() % below) as u32),
                 };
                 let left: Vec<u32> = (0..count.next_multiple_of(32) + x)
-                    .map(|_| u32::from(word(&mut next)))
+                    .map(|_| u32::from(word(&mut next, small)))
                     .collect();
-                let right: Vec<u32> = (0..x).map(|_| u32::from(word(&mut next))).collect();
+                let right: Vec<u32> = (0..x).map(|_| u32::from(word(&mut next, 512))).collect();
+                // The columns by register, made for these heaps' words, for words of any
+                // value, and for other words (which the heads then make again).
+                let other: Vec<u32> = if small == 512 {
+                    vec![0]
+                } else {
+                    vec![u32::from(keys.word(511))]
+                };
+                // (On every tier: each takes those of its own form.)
+                let made: Vec<HeadColumns> = Tier::available()
+                    .into_iter()
+                    .flat_map(|t| {
+                        [&left[..], &[0xE0], &other].map(|l| HeadColumns::new(t, l, &right, regs))
+                    })
+                    .collect();
+                for cols in &made {
+                    assert_eq!(cols.right(), &right[..]);
+                    let bits = cols.bits;
+                    for w in 0..cols.regs {
+                        // Register w's columns: each with its word XORed with the register's
+                        // first key, and every column that some heap's word meets in register w
+                        // among them.
+                        let mut of: Vec<u32> = cols.of(w).iter().map(|&[c, _]| c).collect();
+                        let word = |c: u32| right[c as usize] ^ (w as u32) << bits;
+                        assert!(cols.of(w).iter().all(|&[c, q]| q == word(c)));
+                        of.sort_unstable();
+                        assert!(of.windows(2).all(|p| p[0] < p[1]), "a column once");
+                        if cols.fits(&left, cols.regs, bits) {
+                            for (c, &q) in right.iter().enumerate() {
+                                let reach = left.iter().any(|&l| (l ^ q) >> bits == w as u32);
+                                assert!(!reach || of.binary_search(&(c as u32)).is_ok());
+                            }
+                        }
+                    }
+                }
                 let mut want = vec![[0u32; 8]; count];
                 for (i, set) in want.iter_mut().enumerate() {
                     for c in 0..x {
@@ -692,9 +732,12 @@ fn head_lanes_and_marks_as_the_definition_says() {
                 let below = |set: &[u32; 8], r: usize| -> [u32; 8] {
                     std::array::from_fn(|w| if w < r { set[w] } else { 0 })
                 };
-                for tier in Tier::available() {
+                for (tier, cols) in Tier::available()
+                    .into_iter()
+                    .flat_map(|t| made.iter().map(move |c| (t, c)))
+                {
                     let mut got = vec![[u32::MAX; 8]; count + 1];
-                    head_lanes(tier, &left, &right, count, &keys, &bounds, &mut got);
+                    head_lanes(tier, &left, cols, count, &keys, &bounds, &mut got);
                     for i in 0..count {
                         let least = keys.regs_for(bounds[i]);
                         let ok = (0..=regs)

@@ -14,10 +14,15 @@
 //! group takes only the registers that hold the rare values below its largest bound
 //! (`HeadKeys::regs_for`; counted on the values, a heap's value standing for its bound: about
 //! 3.9 registers of 32 keys a group of 8 on Officers instead of 5, 2.2 on Grundy's game
-//! instead of 3).
+//! instead of 3). The heads' first parts are the first heaps, whose values are small (below
+//! 64 for the first 1,800 heaps of Officers and Grundy's game), so a column's pairs fall in
+//! the one register its second part's high key bits say: the columns are sorted by register
+//! once a block (`HeadColumns`), and each register reads only its own (eighth session: 3
+//! vector operations a column and group of 8 on AVX2 instead of 3 a register; AVX-512 BW's
+//! 16-bit lanes read every register of every column: sorted, they were no faster).
 
 use super::*;
-use crate::engine::kernels::{head_lanes, HeadKeys};
+use crate::engine::kernels::{head_lanes, HeadColumns, HeadKeys};
 
 /// Heaps before heap 1 in the words of the first heaps (their words leave the pairs out): the
 /// heads of the first heaps of a block start there for splits that take up to this many.
@@ -101,9 +106,10 @@ impl Sparse {
             self.head_mask = self.mask;
         }
         let lim = vals.len();
-        self.head_right.clear();
-        let words = (0..x).map(|c| u32::from(keys.word(vals[lim - 1 - c].get())));
-        self.head_right.extend(words);
+        let right: Vec<u32> = (0..x)
+            .map(|c| u32::from(keys.word(vals[lim - 1 - c].get())))
+            .collect();
+        self.head_cols = HeadColumns::new(self.tier, &self.head_left, &right, keys.regs());
         self.head_lim = lim;
     }
 
@@ -154,8 +160,15 @@ impl Sparse {
             .map(|&b| if b <= keys.limit() { b } else { 0 })
             .collect();
         let mut sets = vec![[0u32; 8]; count];
-        let right = &self.head_right;
-        head_lanes(self.tier, left, right, count, keys, &wanted, &mut sets);
+        head_lanes(
+            self.tier,
+            left,
+            &self.head_cols,
+            count,
+            keys,
+            &wanted,
+            &mut sets,
+        );
         Some(Heads {
             sets,
             at0: (base + x as isize) as usize,

@@ -67,8 +67,8 @@ use super::executor::{lock, Crew};
 use super::kernels::tier::tier_code;
 use super::kernels::{
     first_open, first_open_on, head_marks, lane_marks, mark_columns, mark_pairs, near_small_marks,
-    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadKeys, LaneKeys, LaneWords,
-    NearLanes, Targets, Tier, TierKind, MOST_RUNS,
+    scan, scan_keys, small_bit, small_columns, small_scan, Columns, HeadColumns, HeadKeys,
+    LaneKeys, LaneWords, NearLanes, Targets, Tier, TierKind, MOST_RUNS,
 };
 use super::scan_keys::{ScanKeys, KEYS_CAP};
 use super::tuning::{LaneChoice, Tuning};
@@ -172,7 +172,9 @@ pub struct Sparse {
     /// `head_lim − head_pairs` (none when `head_lim` is 0).
     head_left: Vec<u32>,
     head_mask: u32,
-    head_right: Vec<u32>,
+    /// The heads' columns: the words of the heaps `head_lim − 1` down to `head_lim −
+    /// head_pairs`, by register.
+    head_cols: HeadColumns,
     head_lim: usize,
     /// Runs each scan takes its steps from in turn (`kernels/runs.rs`; 1: in order).
     scan_runs: usize,
@@ -326,7 +328,7 @@ impl Sparse {
             head_keys: None,
             head_left: Vec::new(),
             head_mask: 0,
-            head_right: Vec::new(),
+            head_cols: HeadColumns::default(),
             head_lim: 0,
             scan_runs: tier.scan_runs(),
         };
