@@ -539,7 +539,9 @@ impl HeadKeys {
 /// registers whose keys hold the rare values below the largest of its heaps' `bounds` (a
 /// heap's least open common value, at most [`HeadKeys::limit`]; 0 for a heap that wants no
 /// head): the keys past them are not looked for (Officers at 2^20: 3.9 registers a group of 8
-/// on average instead of 5). A group whose bounds are all 0 gets empty sets. Needs
+/// on average instead of 5). A group whose bounds are all 0 gets empty sets on the vector
+/// tiers; the portable loop (off by default) marks every register for every heap (more marks
+/// of real pairs, right either way). Needs
 /// `out.len() ≥ count`, `bounds.len() ≥ count` and `left.len() ≥` `count` rounded up to 32,
 /// plus `cols.right().len()`; every word below 2^16 (in 32 bits: AVX2 XORs the heaps' words straight
 /// from memory and broadcasts a column's with one load; AVX-512 BW's 16-bit lanes read a copy
