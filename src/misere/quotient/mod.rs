@@ -1516,19 +1516,20 @@ impl QuotientSolver {
             .best_candidate_slice(&self.phi)
     }
 
-    /// Everything the `quotient` command reports.
+    /// Everything the `quotient` command reports (its table shares the solver's: no copy).
     pub fn report(&self) -> QuotientReport {
         let mut r = self.report_without_table();
-        r.table = ProductTable::new(self.m.order, self.m.table.to_u32());
+        r.table = ProductTable::of(self.m.order, self.m.table.clone());
         r
     }
 
-    /// [`QuotientSolver::report`], giving up the solver: its table moves into the report (no
-    /// copy of `|Q|²` ids when they are `u32`; `u16` ids are widened into a new table).
+    /// [`QuotientSolver::report`], giving up the solver: its table moves into the report as
+    /// it is (`u16` ids up to order 2^16), so the report holds no table bytes beyond those
+    /// the memory limit counted for the quotient ([`limits::monoid_bytes`]).
     pub fn into_report(mut self) -> QuotientReport {
         let mut r = self.report_without_table();
         let table = std::mem::replace(&mut self.m.table, Table::from_u32(1, vec![0]));
-        r.table = ProductTable::new(self.m.order, table.into_u32());
+        r.table = ProductTable::of(self.m.order, table);
         r
     }
 
