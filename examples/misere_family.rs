@@ -12,7 +12,13 @@
 //! tokens, grouped by its element of `Q_{n−1}` and its outcomes with `0 … J` copies of heap
 //! `n` added; prints the elements that heap `n` splits. `… CODE N lower T I J TZ`: positions
 //! `n^i·Y` (`Y` of at most `T` tokens, `i ≤ I`) told apart by contexts `n^j·Z` (`j ≤ J`, `Z`
-//! of at most `TZ` tokens): a lower bound on the order of `Q_n`.
+//! of at most `TZ` tokens): a lower bound on the order of `Q_n`. `… CODE N separate K TZ
+//! [pure]`: for every `i < j ≤ K`, the first context `Z` (fewest tokens) of heaps below `n`
+//! with at most `TZ` tokens such that `n^i·Z` and `n^j·Z` have different outcomes, which
+//! proves `n^i` and `n^j` distinct elements of `Q_n` (so `x = Φ(n)` has no relation
+//! `x^(a+p) = x^a` with `a + p ≤ K` when every pair is separated); with `pure`, every
+//! outcome by the game tree alone, without `Q_{n−1}` (an independent check, for small
+//! positions).
 
 // A tool for experiments: index loops over heaps read as the mathematics does.
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
@@ -63,6 +69,8 @@ struct Search {
     p: Vec<bool>,
     phi: Vec<u32>,
     memo: HashMap<Key, bool, BuildHasherDefault<Fx>>,
+    /// Search positions without heap `n` too, instead of reading them off `Q_{n−1}`.
+    pure: bool,
 }
 
 impl Search {
@@ -78,7 +86,7 @@ impl Search {
 
     /// True when `k` is a misère P-position.
     fn is_p(&mut self, k: &Key) -> bool {
-        if get(k, self.n) == 0 {
+        if get(k, self.n) == 0 && !self.pure {
             return self.small_p(k);
         }
         if let Some(&v) = self.memo.get(k) {
@@ -101,7 +109,7 @@ impl Search {
         // Cheap children first: decided without search.
         let mut win = false;
         for c in &children {
-            let known = if get(c, self.n) == 0 {
+            let known = if get(c, self.n) == 0 && !self.pure {
                 Some(self.small_p(c))
             } else {
                 self.memo.get(c).copied()
@@ -112,15 +120,18 @@ impl Search {
             }
         }
         if !win {
+            // A child may have been memoised since the first look (as a descendant of one
+            // searched before it): `is_p` reads the memo first, so every child is looked at.
+            // (Skipping the memoised ones here, as this loop did before, missed winning moves.)
             for c in &children {
-                if get(c, self.n) != 0 && !self.memo.contains_key(c) && self.is_p(c) {
+                if (get(c, self.n) != 0 || self.pure) && self.is_p(c) {
                     win = true;
                     break;
                 }
             }
         }
-        // Every position holding heap n has a move.
-        let r = !win;
+        // A position without a move is N (every position holding heap n has one).
+        let r = !win && !children.is_empty();
         self.memo.insert(*k, r);
         r
     }
@@ -132,14 +143,20 @@ fn main() {
     let n: usize = args[2].parse().unwrap();
     let classes = args[3] == "classes";
     let lower = args[3] == "lower";
-    let h: usize = if classes || lower {
+    let separate = args[3] == "separate";
+    let h: usize = if classes || lower || separate {
         0
     } else {
         args[3].parse().unwrap()
     };
     let amax: usize = args[4].parse().unwrap();
     let bmax: usize = args[5].parse().unwrap();
-    let fixed: Vec<usize> = args[6..].iter().map(|a| a.parse().unwrap()).collect();
+    let pure = args.last().is_some_and(|a| a == "pure");
+    let fixed: Vec<usize> = args[6..]
+        .iter()
+        .filter(|a| *a != "pure")
+        .map(|a| a.parse().unwrap())
+        .collect();
     let rule = Rule::parse(code).unwrap();
     let mut s = QuotientSolver::new(&rule, 1 << 24);
     while s.count() < n {
@@ -170,6 +187,7 @@ fn main() {
         p: m.p.clone(),
         phi: s.phi().to_vec(),
         memo: HashMap::default(),
+        pure,
     };
     let t = std::time::Instant::now();
     let small: Vec<usize> = (1..n).filter(|&x| !moveless[x]).collect();
@@ -191,6 +209,62 @@ fn main() {
         }
         ys
     };
+    if separate {
+        // For each i < j <= K, the first Z (fewest tokens) separating n^i·Z from n^j·Z.
+        let (kmax, tz) = (amax, bmax);
+        let mut zs = upto(tz);
+        zs.sort_by_key(|z| (z.iter().sum::<usize>(), z.clone()));
+        let mut all = true;
+        for j in 1..=kmax {
+            for i in 0..j {
+                let outcome = |srch: &mut Search, c: usize, z: &[usize]| {
+                    let mut k = [0u64; W];
+                    add(&mut k, n, c as i64);
+                    for &x in z {
+                        add(&mut k, x, 1);
+                    }
+                    srch.is_p(&k)
+                };
+                let found = zs
+                    .iter()
+                    .find(|z| outcome(&mut srch, i, z) != outcome(&mut srch, j, z));
+                match found {
+                    Some(z) => {
+                        let pi = outcome(&mut srch, i, z);
+                        println!(
+                            "{n}^{i} vs {n}^{j}: Z = {z:?} ({} tokens): {n}^{i}·Z is {}, {n}^{j}·Z is {} \
+                             ({} memoised, {:.1} s)",
+                            z.iter().sum::<usize>(),
+                            if pi { 'P' } else { 'N' },
+                            if pi { 'N' } else { 'P' },
+                            srch.memo.len(),
+                            t.elapsed().as_secs_f64()
+                        );
+                    }
+                    None => {
+                        all = false;
+                        println!("{n}^{i} vs {n}^{j}: no Z of <= {tz} tokens separates them");
+                    }
+                }
+            }
+        }
+        println!(
+            "{}: {n}^0 .. {n}^{kmax} {} ({} contexts of <= {tz} tokens{})",
+            code,
+            if all {
+                "pairwise separated"
+            } else {
+                "not all separated"
+            },
+            zs.len(),
+            if pure {
+                ", every outcome by the game tree"
+            } else {
+                ""
+            }
+        );
+        return;
+    }
     if lower {
         // A lower bound on |Q_n|: elements n^i·Y (i <= I, Y of <= T tokens in heaps < n),
         // contexts n^j·Z (j <= J, Z of <= TZ tokens); distinct rows of outcomes are pairwise

@@ -5,14 +5,65 @@
 //! by memoized search: a position is P when it has a move and every move leads to an N
 //! position (a position with no move is N: the player to move has not moved last).
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
 
-use nimseq::misere::quotient::{compute, Monoid, QuotientReport, QuotientSolver};
+use nimseq::misere::quotient::{compute, limits, Monoid, QuotientReport, QuotientSolver};
+use nimseq::misere::tame::Classified;
 use nimseq::rules::Rule;
 
 mod common;
+
+/// The system allocator, counting the bytes each thread holds and the most it held (a
+/// thread's own allocations and frees: the tests run on threads of their own).
+struct Counting;
+
+thread_local! {
+    static HELD: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(delta: isize) {
+    let _ = HELD.try_with(|h| {
+        let now = h.get() + delta;
+        h.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+// SAFETY: every call is passed to the system allocator unchanged; the counting touches only
+// two thread-local cells (const-initialised, no destructor, no allocation).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        count(l.size() as isize);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        count(l.size() as isize);
+        unsafe { System.alloc_zeroed(l) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, l: Layout) {
+        count(-(l.size() as isize));
+        unsafe { System.dealloc(ptr, l) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        count(new as isize - l.size() as isize);
+        unsafe { System.realloc(ptr, l, new) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Bytes this thread holds now, after resetting its peak to them.
+fn held_resetting_peak() -> isize {
+    let now = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(now));
+    now
+}
 
 /// Misère outcomes by memoized search over the moves of [`common::Oracle`] (read off the
 /// digits, shared with the other brute-force tests).
@@ -209,11 +260,27 @@ fn woolly_mammoths_have_order_6() {
 }
 
 /// Siegel (miseregames.wordpress.com, 2007-08-28): "Q_30(0.07) has size 360".
+/// Also: the report, its tame test and its JSON add no table to what the solver held. The
+/// memory limit counts the quotient's table as the solver holds it (`u16` ids up to order
+/// 2^16, [`limits::monoid_bytes`]); the report takes that table over, so the most this thread
+/// holds while the `quotient` command's report is made, classified and written stays below
+/// another table's bytes (its `u16` ids widened to `u32`, as before, would add 4 bytes an id).
 #[test]
 fn dawsons_kayles_to_heap_30_has_order_360() {
-    let r = report("0.07", 30);
-    assert_eq!(r.last_heap, 30);
-    assert_eq!(r.order, 360);
+    let s = solve("0.07", 30);
+    let order = s.monoid().order;
+    let estimate = limits::monoid_bytes(s.monoid());
+    let before = held_resetting_peak();
+    let c = Classified::new(s.into_report());
+    assert!(c.report.table.bytes() <= estimate);
+    serde_json::to_writer(std::io::sink(), &c).expect("the JSON");
+    let added = PEAK.with(Cell::get) - before;
+    assert!(
+        added < limits::table_bytes(order) as isize,
+        "the report added {added} bytes to the {estimate} estimated (order {order})"
+    );
+    assert_eq!(c.report.last_heap, 30);
+    assert_eq!(c.report.order, 360);
 }
 
 /// Plambeck and Siegel (JCTA 2008): the partial quotient of 0.07 at heap 33 has order 638.

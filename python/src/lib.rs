@@ -708,7 +708,9 @@ fn quotient<'py>(
     }
     let (mut r, _) = result.map_err(|e| api_exception(e, None))?;
     // The table as a NumPy array (order² ids: a list of lists would take 30 times the
-    // memory at order 10^4), put in the dict at the JSON's place for it.
+    // memory at order 10^4), put in the dict at the JSON's place for it. Its dtype is uint32:
+    // up to order 2^16 the report's u16 ids are widened here, after the computation, so for
+    // a moment this holds 6 bytes an id (the command line's report holds the 2 it computed).
     let order = r.report.order;
     let ids = std::mem::replace(
         &mut r.report.table,

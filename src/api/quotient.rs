@@ -164,9 +164,9 @@ pub fn quotient_until(
             broke = flow.is_break();
             flow
         });
-    // The solver's table moves into the report: no copy when its ids are u32 (orders above
-    // 2^16); u16 ids are widened, a second table of 4 bytes an id while both live. The tame
-    // test below reads it, so it is made even with `--no-table`.
+    // The solver's table moves into the report as it is (u16 ids up to order 2^16): no copy,
+    // no widening, so the peak is what `--max-memory` counted. The tame test below reads it,
+    // so it is kept even with `--no-table` until then.
     let mut report = solver.into_report();
     if let Some(QuotientError::Stopped { heap }) = err {
         // Not a failure: the caller asked to stop.

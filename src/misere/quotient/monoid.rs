@@ -191,7 +191,7 @@ impl Table {
         self.len() == 0
     }
 
-    /// The ids as `u32` (for reports).
+    /// The ids as `u32` (a copy; for tests).
     pub fn to_u32(&self) -> Vec<u32> {
         match &*self.0 {
             Ids::Narrow(t) => t.iter().map(|&x| u32::from(x)).collect(),
@@ -204,7 +204,8 @@ impl Table {
         Arc::try_unwrap(self.0).ok()
     }
 
-    /// The ids as `u32`, without a copy when they are `u32` and held by this table alone.
+    /// The ids as `u32`, without a copy when they are `u32` and held by this table alone (for
+    /// faces whose arrays are `u32`: Python's; a report keeps the table as it is).
     pub fn into_u32(self) -> Vec<u32> {
         match Arc::try_unwrap(self.0) {
             Ok(Ids::Wide(t)) => t,
@@ -270,23 +271,33 @@ impl Monoid {
     }
 }
 
-/// A quotient's multiplication table as a report carries it: flat (`order²` ids, as the
-/// [`Monoid`] holds it), written as `order` rows of `order` ids by serde, one row at a time, so
-/// that `quotient --json` streams it (hundreds of MB at `|Q| ≈ 10^4`) without building a
-/// nested copy. `None` ids: the table left out (`quotient --json --no-table`), written `null`.
+/// A quotient's multiplication table as a report carries it: the solver's [`Table`] itself,
+/// moved or shared, never widened (`u16` ids up to order 2^16, as the solver holds them, so a
+/// report holds no bytes that `--max-memory`'s estimate of the quotient
+/// ([`super::limits::monoid_bytes`]) did not count), written as `order` rows of `order` ids by
+/// serde, one row at a time, so that `quotient --json` streams it (hundreds of MB at
+/// `|Q| ≈ 10^4`) without building a nested copy. `None`: the table left out (`quotient --json
+/// --no-table`), written `null`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ProductTable {
     order: usize,
-    ids: Option<Vec<u32>>,
+    ids: Option<Table>,
 }
 
 impl ProductTable {
-    /// The table of `order` elements, `ids[a * order + b] = a·b`.
+    /// The table of `order` elements, `ids[a * order + b] = a·b` (narrowed when the order
+    /// allows).
     pub fn new(order: usize, ids: Vec<u32>) -> ProductTable {
         assert_eq!(ids.len(), order * order, "a table of {order}² ids");
+        ProductTable::of(order, Table::from_u32(order, ids))
+    }
+
+    /// The report's table of a monoid of `order` elements: `table` itself (shared, no copy).
+    pub fn of(order: usize, table: Table) -> ProductTable {
+        assert_eq!(table.len(), order * order, "a table of {order}² ids");
         ProductTable {
             order,
-            ids: Some(ids),
+            ids: Some(table),
         }
     }
 
@@ -308,23 +319,37 @@ impl ProductTable {
     /// The product `a·b`.
     #[inline]
     pub fn get(&self, a: u32, b: u32) -> u32 {
-        self.ids.as_ref().expect("the table was left out")[a as usize * self.order + b as usize]
-    }
-
-    /// Row `a`: `a·b` for every `b`.
-    pub fn row(&self, a: usize) -> &[u32] {
-        let ids = self.ids.as_ref().expect("the table was left out");
-        &ids[a * self.order..(a + 1) * self.order]
-    }
-
-    /// The ids, `ids[a * order + b] = a·b`, or `None` when the table was left out.
-    pub fn into_ids(self) -> Option<Vec<u32>> {
         self.ids
+            .as_ref()
+            .expect("the table was left out")
+            .get(a as usize * self.order + b as usize)
+    }
+
+    /// Row `a`: `a·b` for every `b` (a copy).
+    pub fn row(&self, a: usize) -> Vec<u32> {
+        let ids = self.ids.as_ref().expect("the table was left out");
+        match ids.row(a, self.order) {
+            Row::Narrow(r) => r.iter().map(|&x| u32::from(x)).collect(),
+            Row::Wide(r) => r.to_vec(),
+        }
+    }
+
+    /// Bytes its ids hold (0 when left out): the buffer of the solver's table, which the
+    /// report shares or took over.
+    pub fn bytes(&self) -> usize {
+        self.ids.as_ref().map_or(0, Table::bytes)
+    }
+
+    /// The ids as `u32`, `ids[a * order + b] = a·b`, or `None` when the table was left out
+    /// (no copy when they are `u32` and held by this table alone; `u16` ids are widened, a
+    /// new vector: for faces whose arrays are `u32`).
+    pub fn into_ids(self) -> Option<Vec<u32>> {
+        self.ids.map(Table::into_u32)
     }
 
     /// The rows, `rows[a][b] = a·b` (a copy; for tests and small quotients).
     pub fn rows(&self) -> Vec<Vec<u32>> {
-        (0..self.order).map(|a| self.row(a).to_vec()).collect()
+        (0..self.order).map(|a| self.row(a)).collect()
     }
 }
 
@@ -334,10 +359,12 @@ impl serde::Serialize for ProductTable {
         let Some(ids) = &self.ids else {
             return s.serialize_none();
         };
+        // A row of u16 ids is written with the same digits as the u32 ones.
         let mut seq = s.serialize_seq(Some(self.order))?;
-        if self.order > 0 {
-            for row in ids.chunks(self.order) {
-                seq.serialize_element(row)?;
+        for a in 0..self.order {
+            match ids.row(a, self.order) {
+                Row::Narrow(r) => seq.serialize_element(r)?,
+                Row::Wide(r) => seq.serialize_element(r)?,
             }
         }
         seq.end()

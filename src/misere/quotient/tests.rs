@@ -611,3 +611,73 @@ fn the_quotients_estimate_covers_its_table_buffer() {
         };
     }
 }
+
+/// The wider search ([`QuotientSolver::with_wider_search`]) where it is chosen: 0.167's heap 18
+/// by the fewest-heap failures. The sets of heaps of the last failing position run out after
+/// 17 candidates (`18·16·1`: the search without it stops there, as `survey '0.1??' --misere`
+/// did); the wider one frees 3 (of an earlier failing position) with 16 at the 18th, goes on,
+/// and heap 18 passes. Its quotient is verified again by the plain closure of `reference.rs`,
+/// and it is the quotient the least failures reach without the wider search (order 244, |P|
+/// 36; the same table, P, least words and Φ). About 2.5 s of CPU in a release build (the
+/// candidate limits keep the candidates below 2,048 elements: 26 MB).
+#[test]
+fn the_wider_search_is_chosen_and_reaches_the_same_quotient() {
+    use super::FailureOrder::{Fewest, Least};
+    let rule = Rule::parse("0.167").expect("a valid code");
+    let limits = super::CandidateLimits {
+        size: 1 << 15,
+        order: 1 << 11,
+        ..super::CandidateLimits::default()
+    };
+    let run = |order: super::FailureOrder, wider: bool| {
+        let mut s = QuotientSolver::new(&rule, 1 << 20)
+            .with_candidate_limits(limits)
+            .with_failure_order(order)
+            .with_wider_search(wider);
+        let mut end = None;
+        while s.count() <= 18 {
+            if let Err(e) = s.step() {
+                end = Some(e);
+                break;
+            }
+        }
+        (s, end)
+    };
+    let (without, end) = run(Fewest, false);
+    assert_eq!(
+        without.count(),
+        18,
+        "0.167 stops at heap 18 without the wider search"
+    );
+    assert!(
+        matches!(
+            end,
+            Some(super::QuotientError::Refinement {
+                heap: 18,
+                exhausted: true,
+                ..
+            })
+        ),
+        "{end:?}"
+    );
+    let (wider, end) = run(Fewest, true);
+    assert_eq!(end, None);
+    assert_eq!(wider.count(), 19);
+    // A candidate freeing a heap outside the last failing position: the wider search's.
+    let tried: Vec<&super::Attempt> = wider.attempts().iter().filter(|a| a.heap == 18).collect();
+    let widened = tried.windows(2).any(|w| {
+        let before = w[0]
+            .failure
+            .as_ref()
+            .expect("a failed candidate before another");
+        w[1].free.iter().any(|f| !before.contains(&f.0))
+    });
+    assert!(widened, "the wider search was not chosen");
+    let m = wider.monoid();
+    assert_eq!(plain_verdict(&wider, m, wider.phi()).0, Ok(()));
+    let (least, end) = run(Least, false);
+    assert_eq!(end, None);
+    assert_eq!((m.order, m.p.iter().filter(|&&b| b).count()), (244, 36));
+    assert_eq!(wider.phi(), least.phi());
+    assert_eq!(m, least.monoid());
+}
