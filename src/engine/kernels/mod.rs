@@ -656,18 +656,16 @@ impl HeadColumns {
     /// most 8), to meet heaps whose words are among `left` (any that [`head_lanes`] is then
     /// given), in the form `tier` reads.
     pub(super) fn new(tier: Tier, left: &[u32], right: &[u32], regs: usize) -> HeadColumns {
-        #[cfg(target_arch = "x86_64")]
-        if tier.avx512bw().is_some() {
-            // AVX-512 BW reads every register of every column (its own kernel: with columns
-            // by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
-            // game).
-            return HeadColumns {
-                right: right.to_vec(),
-                ..HeadColumns::default()
-            };
+        if tier.sorts_head_columns() {
+            return Self::of_width(left, right, regs, 5);
         }
-        let _ = tier;
-        Self::of_width(left, right, regs, 5)
+        // The other tiers read `right` only (AVX-512 BW every register of every column: with
+        // columns by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
+        // game).
+        HeadColumns {
+            right: right.to_vec(),
+            ..HeadColumns::default()
+        }
     }
 
     /// [`HeadColumns::new`] for `regs` registers of `1 << bits` keys.
