@@ -575,7 +575,7 @@ pub(super) fn head_lanes(
     };
     // The columns by register, for the registers of the keys and these heaps' words (made
     // again if those given are not).
-    let mut made = None;
+    let mut made: Option<HeadColumns> = None;
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
         let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
