@@ -244,6 +244,15 @@ impl LaneWords {
         self.first..self.first + self.words.len().saturating_sub(Self::PAD)
     }
 
+    /// What the lanes that read words (AVX2's and NEON's) take for the columns `cols`: the
+    /// first heap with a word and the words from it on (padding included), or `None` where a
+    /// column lacks its words (the columns are then marked another way).
+    pub(super) fn for_columns(&self, cols: &[Columns<'_>]) -> Option<(usize, &[u32])> {
+        cols.iter()
+            .all(|c| c.word.len() == c.pos.len())
+            .then_some((self.first, &self.words[..]))
+    }
+
     /// The column words of the rare values `range` (of those given to [`LaneWords::refresh`]).
     pub(super) fn rare(&self, range: std::ops::Range<usize>) -> Option<&[u32]> {
         self.rare.get(range)
@@ -334,14 +343,9 @@ pub(super) fn lane_marks<T: Cell>(
         Lanes::None | Lanes::Neon => return false,
         Lanes::Avx2 => {
             let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
-            // AVX2's lanes read the words of the heaps and the columns, not the values.
-            let Some(words) = words else {
+            let Some((first, heaps)) = words.and_then(|w| w.for_columns(cols)) else {
                 return false;
             };
-            if cols.iter().any(|c| c.word.len() != c.pos.len()) {
-                return false;
-            }
-            let (first, heaps) = (words.first, &words.words[..]);
             macro_rules! words {
                 ($($r:literal / $r2:literal),*) => {
                     match keys.regs {
@@ -392,14 +396,9 @@ pub(super) fn lane_marks<T: Cell>(
         Lanes::None | Lanes::Avx2 | Lanes::Avx512Bw | Lanes::Vbmi => return false,
         Lanes::Neon => {
             let _proof = tier.neon().expect("NEON lanes on the NEON tier");
-            // NEON's lanes read the words of the heaps and the columns, as AVX2's.
-            let Some(words) = words else {
+            let Some((first, heaps)) = words.and_then(|w| w.for_columns(cols)) else {
                 return false;
             };
-            if cols.iter().any(|c| c.word.len() != c.pos.len()) {
-                return false;
-            }
-            let (first, heaps) = (words.first, &words.words[..]);
             macro_rules! words {
                 ($($r:literal),*) => {
                     match keys.regs {
@@ -576,7 +575,7 @@ pub(super) fn head_lanes(
     };
     // The columns by register, for the registers of the keys and these heaps' words (made
     // again if those given are not).
-    let mut made = None;
+    let mut made: Option<HeadColumns> = None;
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx512bw() {
         let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
@@ -657,18 +656,16 @@ impl HeadColumns {
     /// most 8), to meet heaps whose words are among `left` (any that [`head_lanes`] is then
     /// given), in the form `tier` reads.
     pub(super) fn new(tier: Tier, left: &[u32], right: &[u32], regs: usize) -> HeadColumns {
-        #[cfg(target_arch = "x86_64")]
-        if tier.avx512bw().is_some() {
-            // AVX-512 BW reads every register of every column (its own kernel: with columns
-            // by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
-            // game).
-            return HeadColumns {
-                right: right.to_vec(),
-                ..HeadColumns::default()
-            };
+        if tier.sorts_head_columns() {
+            return Self::of_width(left, right, regs, 5);
         }
-        let _ = tier;
-        Self::of_width(left, right, regs, 5)
+        // The other tiers read `right` only (AVX-512 BW every register of every column: with
+        // columns by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
+        // game).
+        HeadColumns {
+            right: right.to_vec(),
+            ..HeadColumns::default()
+        }
     }
 
     /// [`HeadColumns::new`] for `regs` registers of `1 << bits` keys.

@@ -684,12 +684,17 @@ fn head_lanes_and_marks_as_the_definition_says() {
                 } else {
                     vec![u32::from(keys.word(511))]
                 };
-                // (On every tier: each takes those of its own form.)
+                // (On every tier: each takes those of its own form; and the sorted form, which
+                // AVX2 alone reads, on any processor.)
                 let made: Vec<HeadColumns> = Tier::available()
                     .into_iter()
                     .flat_map(|t| {
                         [&left[..], &[0xE0], &other].map(|l| HeadColumns::new(t, l, &right, regs))
                     })
+                    .chain(
+                        [&left[..], &[0xE0], &other]
+                            .map(|l| HeadColumns::of_width(l, &right, regs, 5)),
+                    )
                     .collect();
                 for cols in &made {
                     assert_eq!(cols.right(), &right[..]);

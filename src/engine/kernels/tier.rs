@@ -327,6 +327,19 @@ impl Tier {
         }
     }
 
+    /// Whether the scan's head reads its columns sorted by the register of keys each can reach
+    /// (`HeadColumns`, made once a block): AVX2's head kernel does (Officers 2^20 −6…−11 % on
+    /// the Intel Xeon); AVX-512 BW's reads every register of every column (the sorted form in
+    /// 16-bit lanes was no faster), NEON's and the portable loop read the columns as they are.
+    pub(super) fn sorts_head_columns(self) -> bool {
+        match self.0 {
+            TierKind::Avx2 => true,
+            TierKind::Portable | TierKind::Neon | TierKind::Avx512Bw | TierKind::Avx512Vbmi => {
+                false
+            }
+        }
+    }
+
     /// Runs the far scans take their steps from in turn, by default (`kernels/runs.rs`; 1: in
     /// order). Only the AVX2 loops take runs.
     pub(crate) fn scan_runs(self) -> usize {
