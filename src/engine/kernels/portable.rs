@@ -4,9 +4,10 @@
 //! A scan takes a chunk of 32 pairs at a time (the right side reversed by byte swaps of 64-bit
 //! words for byte cells). Once at most 16 targets are left (8 for wider cells) it compares the
 //! chunks with the list of targets, with as few as are left (1, 2, 4, 8 or 16), and looks
-//! only the chunk that holds one up: byte chunks as four 64-bit words with a zero-byte test a
-//! target (no branch, no shuffle; SSE2 and NEON run it in 64-bit lanes), wider ones cell by
-//! cell. Else it looks each value up in a map of a byte a value: a load a pair, which neither
+//! only the chunk that holds one up: byte chunks by a byte compare a target and 16 bytes (the
+//! baseline's `pcmpeqb` or `cmeq`, written with its intrinsics, since the compiler vectorised
+//! plain loops across the targets instead; a zero-byte test of 64-bit words elsewhere), wider
+//! ones cell by cell. Else it looks each value up in a map of a byte a value: a load a pair, which neither
 //! SSE2 nor NEON can do as a vector (no byte shuffle in SSE2; a NEON tier would look values up
 //! with `tbl`). Step 1 stores a byte a pair, eight rows at a time with a constant stride
 //! (no lanes: at 128 bits, lanes of keys as the vector tiers keep them would take about as
@@ -273,17 +274,67 @@ fn pair_words(left: &[u8], right: &[u8], rr: usize, a: usize) -> [u64; 4] {
     std::array::from_fn(|k| word(l, k) ^ word(g, 3 - k).swap_bytes())
 }
 
-/// Whether some byte of the words `w` is one of the targets of `want` (each in every byte of a
-/// word): a byte of `y = w ⊕ t` is zero exactly when `(y − ONES) & !y & TOPS` has a bit there or
-/// in a byte above it (a borrow runs only from a zero byte), so that the OR over the targets
-/// and words is nonzero exactly when one is met. Written as a compare per byte, the loop was
-/// compiled as a branch per byte and target (Grundy's game: a third of the time); this way it
-/// has no branch, and nothing but 64-bit lanes (SSE2, NEON).
+/// A target in each of 16 bytes, for [`byte_hits`].
+type Spread = [u8; 16];
+
+/// Whether some byte of the words `w` (byte `i` of the chunk in byte `i & 7` of word `i >> 3`)
+/// is one of the targets of `want`: SSE2's `pcmpeqb` on x86-64 and NEON's `cmeq` on aarch64,
+/// two compares and ORs a target (16 bytes each), no branch. Written as plain loops over the
+/// bytes, the compiler vectorised them across the targets instead (a byte of the chunk spread
+/// and compared with four targets at a time, hundreds of shuffles a chunk), whether the count
+/// of targets was fixed or known at run time only; the baseline's intrinsics, as in
+/// [`open_bits`], leave it no choice. Elsewhere each word is compared with a zero-byte test
+/// ([`word_hits`]).
 #[inline(always)]
-fn word_hits<const K: usize>(w: &[u64; 4], want: &[u64; K]) -> bool {
+fn byte_hits(w: &[u64; 4], want: &[Spread]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target; the loads read 16-byte arrays.
+        unsafe {
+            let lo = _mm_set_epi64x(w[1] as i64, w[0] as i64);
+            let hi = _mm_set_epi64x(w[3] as i64, w[2] as i64);
+            let mut acc = _mm_setzero_si128();
+            for t in want {
+                let t = _mm_loadu_si128(t.as_ptr() as *const __m128i);
+                let eq = _mm_or_si128(_mm_cmpeq_epi8(lo, t), _mm_cmpeq_epi8(hi, t));
+                acc = _mm_or_si128(acc, eq);
+            }
+            _mm_movemask_epi8(acc) != 0
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        use std::arch::aarch64::*;
+        // SAFETY: NEON is part of every aarch64 target; the loads read 16-byte arrays.
+        unsafe {
+            let lo = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(w[0]), vcreate_u64(w[1])));
+            let hi = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(w[2]), vcreate_u64(w[3])));
+            let mut acc = vdupq_n_u8(0);
+            for t in want {
+                let t = vld1q_u8(t.as_ptr());
+                acc = vorrq_u8(acc, vorrq_u8(vceqq_u8(lo, t), vceqq_u8(hi, t)));
+            }
+            vmaxvq_u8(acc) != 0
+        }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        word_hits(w, want)
+    }
+}
+
+/// [`byte_hits`] on 64-bit words, for processors with neither SSE2 nor NEON (and tested on
+/// every one): a byte of `y = w ⊕ t` is zero exactly when `(y − ONES) & !y & TOPS` has a bit
+/// there or in a byte above it (a borrow runs only from a zero byte), so that the OR over the
+/// targets and words is nonzero exactly when one is met.
+#[cfg_attr(any(target_arch = "x86_64", target_arch = "aarch64"), allow(dead_code))]
+#[inline(always)]
+fn word_hits(w: &[u64; 4], want: &[Spread]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     let mut acc = [0u64; 4];
-    for &t in want {
+    for t in want {
+        let t = u64::from_le_bytes(t[..8].try_into().expect("8 bytes"));
         for k in 0..4 {
             let y = w[k] ^ t;
             acc[k] |= y.wrapping_sub(ONES) & !y;
@@ -293,7 +344,7 @@ fn word_hits<const K: usize>(w: &[u64; 4], want: &[u64; K]) -> bool {
 }
 
 /// The chunks from `a` on, before `hi`, compared with the first `K` targets of the list
-/// ([`word_hits`] for byte cells, [`list_hits`] for wider ones): where the first chunk that
+/// ([`byte_hits`] for byte cells, [`list_hits`] for wider ones): where the first chunk that
 /// holds one starts, or where the whole chunks end.
 #[inline(always)]
 fn list_run<T: Cell, const K: usize>(
@@ -306,10 +357,9 @@ fn list_run<T: Cell, const K: usize>(
 ) -> usize {
     let want: &[T; K] = list[..K].try_into().expect("K ≤ FEW");
     if let (Some(l), Some(r)) = (super::cast::<T, u8>(left), super::cast::<T, u8>(right)) {
-        let spread: [u64; K] =
-            std::array::from_fn(|i| u64::from(want[i].get()) * 0x0101_0101_0101_0101);
+        let spread: [Spread; K] = std::array::from_fn(|i| [want[i].get() as u8; 16]);
         while a + LANES <= hi {
-            if word_hits(&pair_words(l, r, rr, a), &spread) {
+            if byte_hits(&pair_words(l, r, rr, a), &spread) {
                 return a;
             }
             a += LANES;
@@ -494,11 +544,12 @@ pub(super) fn head_marks(
 mod tests {
     use super::*;
 
-    /// `word_hits` against the definition (some byte of the words is one of the targets), on
-    /// words with bytes from a few values, so that hits, misses and bytes next to a hit (where
-    /// the borrow runs) all occur, for 1 to 16 targets.
+    /// `byte_hits` (SSE2 on x86-64, NEON on aarch64) and `word_hits` (other processors) against
+    /// the definition (some byte of the words is one of the targets), on words with bytes from
+    /// a few values, so that hits, misses and bytes next to a hit (where the borrow runs) all
+    /// occur, for 1 to 16 targets.
     #[test]
-    fn word_hits_is_the_definition() {
+    fn byte_hits_is_the_definition() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
             x ^= x << 13;
@@ -516,8 +567,9 @@ mod tests {
             let words: [u64; 4] = std::array::from_fn(|k| {
                 u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("8"))
             });
-            let spread = want.map(|t| u64::from(t) * 0x0101_0101_0101_0101);
+            let spread = want.map(|t| [t; 16]);
             let hit = bytes.iter().any(|b| want.contains(b));
+            assert_eq!(byte_hits(&words, &spread), hit, "{bytes:?} {want:?}");
             assert_eq!(word_hits(&words, &spread), hit, "{bytes:?} {want:?}");
         }
         for _ in 0..4096 {
