@@ -4,7 +4,9 @@
 //! step 1 in lanes of 32 bits (on words of the values' keys and classes); small mode's scan in
 //! halves of 32 pairs.
 
-use super::{scan_tail, Columns, HeadColumns, LaneKeys, Runs, ScanKeys, Targets, MOST_RUNS};
+use super::{
+    scan_tail, Columns, HeadColumns, LaneKeys, NearLanes, Runs, ScanKeys, Targets, MOST_RUNS,
+};
 use std::arch::x86_64::*;
 
 /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on, as
@@ -40,27 +42,9 @@ pub(super) unsafe fn small_scan(
             )
         }
     };
-    let one = _mm256_set1_epi64x(1);
     let seen = |a: usize| {
         let (x0, x1) = chunk(a);
-        let mut bytes = [0u8; 64];
-        // SAFETY: 64 bytes into a [u8; 64].
-        unsafe {
-            _mm256_storeu_si256(bytes.as_mut_ptr() as *mut __m256i, x0);
-            _mm256_storeu_si256(bytes.as_mut_ptr().add(32) as *mut __m256i, x1);
-        }
-        let mut seen = _mm256_setzero_si256();
-        for four in bytes.chunks_exact(4) {
-            let v = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(i32::from_le_bytes(
-                four.try_into().expect("4 bytes"),
-            )));
-            seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one, v));
-        }
-        let folded = _mm_or_si128(
-            _mm256_castsi256_si128(seen),
-            _mm256_extracti128_si256::<1>(seen),
-        );
-        (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+        word_of(mark_bytes(x1, mark_bytes(x0, Halves::empty())))
     };
     let meets = |a: usize, one: __m256i, two: __m256i| {
         let (x0, x1) = chunk(a);
@@ -72,6 +56,181 @@ pub(super) unsafe fn small_scan(
     };
     let wanted = |t: u32| _mm256_set1_epi8(t as i8);
     super::small_scan_chunks(a, hi, targets, seen, wanted, meets)
+}
+
+/// Small mode's words of values in two halves of 32 bits a lane (eight lanes): bit `v` of
+/// the low half for `v` below 32, bit `v − 32` of the high one for `v` in 32..64.
+#[derive(Clone, Copy)]
+struct Halves(__m256i, __m256i);
+
+impl Halves {
+    /// No values.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn empty() -> Halves {
+        Halves(_mm256_setzero_si256(), _mm256_setzero_si256())
+    }
+}
+
+/// `marks` with the bits of the 32 bytes `x` (their values below 64; from 64 on, none).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mark_bytes(x: __m256i, Halves(mut low, mut high): Halves) -> Halves {
+    let (one, c32) = (_mm256_set1_epi32(1), _mm256_set1_epi32(32));
+    for h in [_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x)] {
+        for v in [
+            _mm256_cvtepu8_epi32(h),
+            _mm256_cvtepu8_epi32(_mm_unpackhi_epi64(h, h)),
+        ] {
+            // A shift by 32 or more gives 0: values from 32 on set nothing in the low half,
+            // values below 32 (less 32: from 2^32 − 32 on) and from 64 on nothing in the high.
+            low = _mm256_or_si256(low, shift_left_32(one, v));
+            high = _mm256_or_si256(high, shift_left_32(one, _mm256_sub_epi32(v, c32)));
+        }
+    }
+    Halves(low, high)
+}
+
+/// The 64-bit word of `marks`: the OR of its lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn word_of(Halves(low, high): Halves) -> u64 {
+    let words = _mm256_or_si256(
+        _mm256_unpacklo_epi32(low, high),
+        _mm256_unpackhi_epi32(low, high),
+    );
+    let folded = _mm_or_si128(
+        _mm256_castsi256_si128(words),
+        _mm256_extracti128_si256::<1>(words),
+    );
+    (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+}
+
+/// `_mm256_sllv_epi32(a, count)` (`vpsllvd`: 0 in the lanes whose count is 32 or more), as
+/// the one instruction. Rust's intrinsic is written as a generic shift with a select for the
+/// counts out of range, and LLVM keeps the select: with counts widened from bytes it became a
+/// compare, a sign extension and a mask besides each shift (Rust 1.95), which tripled small
+/// mode's fold of 64 values.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn shift_left_32(a: __m256i, count: __m256i) -> __m256i {
+    let shifted: __m256i;
+    // SAFETY: one AVX2 instruction on registers: no memory, stack or flags.
+    unsafe {
+        std::arch::asm!(
+            "vpsllvd {shifted}, {a}, {count}",
+            shifted = lateout(ymm_reg) shifted,
+            a = in(ymm_reg) a,
+            count = in(ymm_reg) count,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    shifted
+}
+
+/// `_mm256_sllv_epi64(a, count)` (`vpsllvq`: 0 in the lanes whose count is 64 or more), as
+/// the one instruction ([`shift_left_32`] says why).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn shift_left_64(a: __m256i, count: __m256i) -> __m256i {
+    let shifted: __m256i;
+    // SAFETY: one AVX2 instruction on registers: no memory, stack or flags.
+    unsafe {
+        std::arch::asm!(
+            "vpsllvq {shifted}, {a}, {count}",
+            shifted = lateout(ymm_reg) shifted,
+            a = in(ymm_reg) a,
+            count = in(ymm_reg) count,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    shifted
+}
+
+/// [`super::small_columns`] for a block of 64 heaps, in two halves of 32 whose words stay in
+/// eight registers across the columns (as `avx512bw::small_columns` keeps all 64).
+///
+/// # Safety
+/// The processor must have AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn small_columns(
+    far: &mut [u64; 64],
+    vals: &[u8],
+    columns: &[(usize, u32)],
+    limit: u32,
+) {
+    let one = _mm256_set1_epi64x(1);
+    // Values from the limit on mark nothing ([`super::small_bit`]): from 64 on, the shift
+    // gives 0; below 64, `keep` clears them.
+    let keep = _mm256_set1_epi64x(u64::MAX.checked_shr(64 - limit).unwrap_or(0) as i64);
+    for (half, words) in far.chunks_exact_mut(32).enumerate() {
+        let mut acc = [_mm256_setzero_si256(); 8];
+        for &(start, g) in columns {
+            let column = &vals[start + 32 * half..start + 32 * half + 32];
+            let g = _mm256_set1_epi64x(i64::from(g));
+            for (k, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: bytes 4k..4k + 4 of the 32 of the column.
+                let v = unsafe { _mm256_cvtepu8_epi64(_mm_loadu_si32(column.as_ptr().add(4 * k))) };
+                *acc = _mm256_or_si256(*acc, shift_left_64(one, _mm256_xor_si256(v, g)));
+            }
+        }
+        for (words, acc) in words.chunks_exact_mut(4).zip(acc) {
+            // SAFETY: 4 words in and out.
+            unsafe {
+                let old = _mm256_loadu_si256(words.as_ptr() as *const __m256i);
+                let new = _mm256_or_si256(old, _mm256_and_si256(acc, keep));
+                _mm256_storeu_si256(words.as_mut_ptr() as *mut __m256i, new);
+            }
+        }
+    }
+}
+
+/// [`super::near_small_marks`] on the 64 values below the heap (`window`), 32 lanes at a
+/// time: a lane's value is looked up in the window's four 16-byte parts with byte shuffles
+/// (`vpshufb`), the part that holds it answering, the others giving 0.
+///
+/// # Safety
+/// The processor must have AVX2; `window` holds 64 values.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn near_marks(window: &[u8], lanes: &NearLanes, limit: u32) -> u64 {
+    assert!(window.len() >= 64 && lanes.count <= 64 && limit <= 64);
+    // SAFETY: 16 bytes of the window's 64 at 16k, k < 4.
+    let parts: [__m256i; 4] = std::array::from_fn(|k| unsafe {
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(window.as_ptr().add(16 * k) as *const _))
+    });
+    let iota = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    let mut marks = Halves::empty();
+    for h in 0..lanes.count.div_ceil(32) {
+        // SAFETY: 32 bytes of each 64-byte table at 32h, h < 2.
+        let (idx, g) = unsafe {
+            (
+                _mm256_loadu_si256(lanes.idx.as_ptr().add(32 * h) as *const __m256i),
+                _mm256_loadu_si256(lanes.g.as_ptr().add(32 * h) as *const __m256i),
+            )
+        };
+        let mut x = g;
+        for (k, &part) in parts.iter().enumerate() {
+            // Indices 16k..16k + 16 become 0x70..0x80 (the shuffle reads their low four
+            // bits); the others, from 0x80 on, read 0.
+            let at = _mm256_adds_epu8(
+                _mm256_sub_epi8(idx, _mm256_set1_epi8(16 * k as i8)),
+                _mm256_set1_epi8(0x70),
+            );
+            x = _mm256_xor_si256(x, _mm256_shuffle_epi8(part, at));
+        }
+        // Lanes past the pairs: 0xFF, which sets no bit.
+        let past = _mm256_cmpgt_epi8(
+            _mm256_add_epi8(iota, _mm256_set1_epi8(32 * h as i8)),
+            _mm256_set1_epi8(lanes.count as i8 - 1),
+        );
+        marks = mark_bytes(_mm256_or_si256(x, past), marks);
+    }
+    // Values from the limit on mark nothing: from 64 on, none is set; below 64, cleared here.
+    word_of(marks) & u64::MAX.checked_shr(64 - limit).unwrap_or(0)
 }
 
 /// Lanes of 32 keys (bytes, in pair order) whose key is in the 256-bit set `set` (key `k`

@@ -872,8 +872,8 @@ pub(super) fn small_bit<const WIDE: bool>(v: u32, limit: u32) -> u64 {
 
 /// Small mode's far marks of a block of heaps: `far[j] |=` [`small_bit`]`(g ⊕ vals[start + j])`
 /// for each column `(start, g)`. With AVX-512 (F), byte cells and a block of 64, the 64
-/// words stay in registers across the columns (the portable loop reads and writes them once a
-/// column).
+/// words stay in registers across the columns (with AVX2, 32 of them at a time; the portable
+/// loop reads and writes them once a column).
 #[inline(always)]
 pub(super) fn small_columns<T: Cell, const WIDE: bool>(
     tier: Tier,
@@ -889,6 +889,15 @@ pub(super) fn small_columns<T: Cell, const WIDE: bool>(
         {
             // SAFETY: the tier's proof says the processor has AVX-512 F.
             return unsafe { avx512bw::small_columns(block, bytes, columns, limit) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(_proof), true) = (tier.avx2(), limit <= 64) {
+        if let (Ok(block), Some(bytes)) =
+            (<&mut [u64; 64]>::try_from(&mut *far), cast::<T, u8>(vals))
+        {
+            // SAFETY: the tier's proof says the processor has AVX2.
+            return unsafe { avx2::small_columns(block, bytes, columns, limit) };
         }
     }
     let _ = tier;
@@ -931,9 +940,9 @@ impl NearLanes {
 
 /// The mark word of the pairs of `lanes` for heap `n` ([`small_bit`] of `g ⊕ G(n − d)`, 0 for
 /// values from `limit` on), all 64 at once with VBMI and byte cells: the other heaps
-/// are bytes of the 64 values below `n`, picked with one byte permutation. `None` where it
-/// cannot run (another instruction set or cell width, or `n < 64`); the caller marks them one
-/// by one.
+/// are bytes of the 64 values below `n`, picked with one byte permutation (with AVX2, 32 at
+/// a time, with four 16-byte shuffles). `None` where it cannot run (another instruction set
+/// or cell width, or `n < 64`); the caller marks them one by one.
 #[inline(always)]
 pub(super) fn near_small_marks<T: Cell>(
     tier: Tier,
@@ -947,6 +956,12 @@ pub(super) fn near_small_marks<T: Cell>(
         let window = &cast::<T, u8>(vals)?[n - 64..n];
         // SAFETY: the tier's proof says the processor has VBMI; the window holds 64.
         return Some(unsafe { avx512vbmi::near_marks(window, lanes, limit) });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(_proof), true) = (tier.avx2(), n >= 64 && limit <= 64) {
+        let window = &cast::<T, u8>(vals)?[n - 64..n];
+        // SAFETY: the tier's proof says the processor has AVX2; the window holds 64.
+        return Some(unsafe { avx2::near_marks(window, lanes, limit) });
     }
     let _ = (tier, vals, n, lanes, limit);
     None
