@@ -106,42 +106,21 @@ fn word_of(Halves(low, high): Halves) -> u64 {
     (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
 }
 
-/// A shift left by lanes as its one instruction (`vpsllvd`, `vpsllvq`: 0 in the lanes whose
-/// count is the lane's width or more). Rust's intrinsics (`_mm256_sllv_epi32/64`) are written
-/// as a generic shift with a select for the counts out of range, and LLVM keeps the select:
-/// with counts widened from bytes it became a compare, a sign extension and a mask besides each
-/// shift (Rust 1.95), which tripled small mode's fold of 64 values.
-macro_rules! exact_shift {
-    ($(#[$doc:meta])* $name:ident, $instruction:literal) => {
-        $(#[$doc])*
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        fn $name(a: __m256i, count: __m256i) -> __m256i {
-            let shifted: __m256i;
-            // SAFETY: one AVX2 instruction on registers: no memory, stack or flags.
-            unsafe {
-                std::arch::asm!(
-                    concat!($instruction, " {shifted}, {a}, {count}"),
-                    shifted = lateout(ymm_reg) shifted,
-                    a = in(ymm_reg) a,
-                    count = in(ymm_reg) count,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-            }
-            shifted
-        }
-    };
-}
-
-exact_shift!(
+super::exact_shift!(
     /// `_mm256_sllv_epi32(a, count)` as `vpsllvd` (the macro `exact_shift` says why).
     shift_left_32,
-    "vpsllvd"
+    "vpsllvd",
+    __m256i,
+    ymm_reg,
+    "avx2"
 );
-exact_shift!(
+super::exact_shift!(
     /// `_mm256_sllv_epi64(a, count)` as `vpsllvq` (the macro `exact_shift` says why).
     shift_left_64,
-    "vpsllvq"
+    "vpsllvq",
+    __m256i,
+    ymm_reg,
+    "avx2"
 );
 
 /// [`super::small_columns`] for a block of 64 heaps, in two halves of 32 whose words stay in

@@ -255,27 +255,40 @@ pub(super) unsafe fn near_marks(window: &[u8], lanes: &NearLanes, limit: u32) ->
         let g = _mm512_loadu_si512(lanes.g.as_ptr() as *const __m512i);
         _mm512_xor_si512(_mm512_permutexvar_epi8(idx, w), g)
     };
-    // Lanes past the pairs, and values from the limit on, shift a bit out of the word.
-    let live = if lanes.count == 64 {
-        u64::MAX
-    } else {
-        (1u64 << lanes.count) - 1
-    };
-    let keep = live & _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(limit as i8));
-    let x = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), keep, x);
-    let mut bytes = [0u8; 64];
-    // SAFETY: 64 bytes into a [u8; 64].
-    unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, x) };
-    let one = _mm512_set1_epi64(1);
-    let mut acc = _mm512_setzero_si512();
-    for eight in bytes.chunks_exact(8).take(lanes.count.div_ceil(8)) {
-        let v = _mm512_cvtepu8_epi64(_mm_set1_epi64x(i64::from_le_bytes(
-            eight.try_into().expect("8 bytes"),
-        )));
-        acc = _mm512_or_si512(acc, _mm512_sllv_epi64(one, v));
-    }
-    _mm512_reduce_or_epi64(acc) as u64
+    // Lanes past the pairs: 0xFF, which sets no bit.
+    let live = u64::MAX.checked_shr(64 - lanes.count as u32).unwrap_or(0);
+    let x = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), live, x);
+    // Values from the limit on mark nothing: from 64 on, none is set; below 64, cleared here.
+    word_of(x, lanes.count.div_ceil(8)) & u64::MAX.checked_shr(64 - limit).unwrap_or(0)
 }
+
+/// The word of the values of the first `8 · groups` bytes of `x` (bit `v` for a value `v`;
+/// from 64 on, none), 8 bytes a group: each taken to the low byte of a 64-bit lane by one
+/// byte permutation with the other bytes zeroed, and `1` shifted by it.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn word_of(x: __m512i, groups: usize) -> u64 {
+    let (one, lane) = (
+        _mm512_set1_epi64(1),
+        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+    );
+    let mut seen = _mm512_setzero_si512();
+    for k in 0..groups.min(8) {
+        let idx = _mm512_add_epi64(lane, _mm512_set1_epi64(8 * k as i64));
+        let v = _mm512_maskz_permutexvar_epi8(0x0101_0101_0101_0101, idx, x);
+        seen = _mm512_or_si512(seen, shift_left_64(one, v));
+    }
+    _mm512_reduce_or_epi64(seen) as u64
+}
+
+super::exact_shift!(
+    /// `_mm512_sllv_epi64(a, count)` as `vpsllvq` (the macro `exact_shift` says why).
+    shift_left_64,
+    "vpsllvq",
+    __m512i,
+    zmm_reg,
+    "avx512f"
+);
 
 /// [`super::small_scan`] over the whole chunks of 64 pairs from `a` on
 /// ([`super::small_scan_chunks`]), each chunk one 64-byte load a side and one byte
@@ -309,20 +322,7 @@ pub(super) unsafe fn small_scan(
             _mm512_xor_si512(left, _mm512_permutexvar_epi8(reverse, right))
         }
     };
-    let one = _mm512_set1_epi64(1);
-    let seen = |a: usize| {
-        let mut bytes = [0u8; 64];
-        // SAFETY: 64 bytes into a [u8; 64].
-        unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, chunk(a)) };
-        let mut seen = _mm512_setzero_si512();
-        for eight in bytes.chunks_exact(8) {
-            let v = _mm512_cvtepu8_epi64(_mm_set1_epi64x(i64::from_le_bytes(
-                eight.try_into().expect("8 bytes"),
-            )));
-            seen = _mm512_or_si512(seen, _mm512_sllv_epi64(one, v));
-        }
-        _mm512_reduce_or_epi64(seen) as u64
-    };
+    let seen = |a: usize| word_of(chunk(a), 8);
     let meets = |a: usize, one: __m512i, two: __m512i| {
         let x = chunk(a);
         (
