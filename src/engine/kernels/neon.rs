@@ -554,7 +554,7 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     if R <= PAIRED {
         for h0 in (0..len).step_by(16) {
             // SAFETY: as this function's.
-            let [first8, second8] = unsafe { lane_block2::<R>(words, first, cols, len, h0) };
+            let [first8, second8] = unsafe { lane_block::<R, 2>(words, first, cols, len, h0) };
             rows_of(rows, h0, &first8);
             if h0 + 8 < len {
                 rows_of(rows, h0 + 8, &second8);
@@ -563,35 +563,41 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     } else {
         for h0 in (0..len).step_by(8) {
             // SAFETY: as this function's.
-            let acc = unsafe { lane_block::<R>(words, first, cols, len, h0) };
+            let [acc] = unsafe { lane_block::<R, 1>(words, first, cols, len, h0) };
             rows_of(rows, h0, &acc);
         }
     }
 }
 
 /// The most registers of 16 keys with which [`lane_marks`] takes 16 heaps a column
-/// ([`lane_block2`]: twice the registers, and the column's scalar work, about 8 instructions,
-/// shared by both halves); with more, 8 ([`lane_block`]: 16 registers of marks and 8 of
-/// constants fill NEON's 32 registers).
+/// ([`lane_block`] with two halves: twice the registers, and the column's scalar work, about
+/// 8 instructions, shared by both halves); with more, 8 (one half: 16 registers of marks and 8
+/// of constants fill NEON's 32 registers).
 const PAIRED: usize = 8;
 
-/// [`lane_block`] for the 16 heaps from `h0` on, as two halves of 8 (the second half is the
-/// first again where the block has no heap past `h0 + 8`, and is then not used).
+/// The marks of [`lane_marks`] for `H` (1 or 2) halves of 8 heaps from `h0` on (one heap a
+/// 16-bit lane; the second half holds the heaps from `h0 + 8`, or those from `h0` again where
+/// the block has no heap there, and is then not used; heaps from `len` on are not used) over
+/// every column, in `R` registers of 16 keys a half. A pair's word is the XOR of its heap's
+/// and its column's: its key where it is common, 2^15 or more where it is rare. A function of
+/// its own, so that its registers are allocated for this loop alone (as AVX2's).
 ///
 /// # Safety
 /// As [`lane_marks`], and `h0 < len`.
 #[inline(never)]
 #[target_feature(enable = "neon")]
-unsafe fn lane_block2<const R: usize>(
+unsafe fn lane_block<const R: usize, const H: usize>(
     words: &[u32],
     first: usize,
     cols: &[Columns<'_>],
     len: usize,
     h0: usize,
-) -> [[uint16x8_t; R]; 2] {
+) -> [[uint16x8_t; R]; H] {
+    const { assert!(H == 1 || H == 2) };
+    // A column's heaps q..q + len lie in the words: q − first ≤ last.
     let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
-    let h1 = if h0 + 8 < len { h0 + 8 } else { h0 };
-    let mut acc = [[vdupq_n_u16(0); R]; 2];
+    let h1 = if H == 2 && h0 + 8 < len { h0 + 8 } else { h0 };
+    let mut acc = [[vdupq_n_u16(0); R]; H];
     for c in cols {
         assert_eq!(c.word.len(), c.pos.len(), "a word a column");
         let base = c.base.wrapping_sub(first);
@@ -600,46 +606,12 @@ unsafe fn lane_block2<const R: usize>(
             assert!(at <= last, "a column past the words");
             let w = column8(w);
             // SAFETY: at + h + 8 ≤ last + len + 7 < words.len() for h = h0, h1 < len.
-            let (x0, x1) = unsafe {
-                let p = words.as_ptr().add(at);
-                (words8(p.add(h0)), words8(p.add(h1)))
-            };
-            mark_regs(&mut acc[0], veorq_u16(x0, w));
-            mark_regs(&mut acc[1], veorq_u16(x1, w));
-        }
-    }
-    acc
-}
-
-/// The marks of [`lane_marks`] for the heaps `h0 .. h0 + 8` (one a 16-bit lane; those from
-/// `len` on are not used) over every column, in `R` registers of 16 keys. A pair's word is the
-/// XOR of its heap's and its column's: its key where it is common, 2^15 or more where it is
-/// rare. A function of its own, so that its registers are allocated for this loop alone (as
-/// AVX2's).
-///
-/// # Safety
-/// As [`lane_marks`], and `h0 < len`.
-#[inline(never)]
-#[target_feature(enable = "neon")]
-unsafe fn lane_block<const R: usize>(
-    words: &[u32],
-    first: usize,
-    cols: &[Columns<'_>],
-    len: usize,
-    h0: usize,
-) -> [uint16x8_t; R] {
-    // A column's heaps q..q + len lie in the words: q − first ≤ last.
-    let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
-    let mut acc = [vdupq_n_u16(0); R];
-    for c in cols {
-        assert_eq!(c.word.len(), c.pos.len(), "a word a column");
-        let base = c.base.wrapping_sub(first);
-        for (&p, w) in c.pos.iter().zip(c.word) {
-            let at = base.wrapping_sub(p);
-            assert!(at <= last, "a column past the words");
-            // SAFETY: at + h0 + 8 ≤ last + len + 7 < words.len() (h0 < len).
-            let x = unsafe { words8(words.as_ptr().add(at + h0)) };
-            mark_regs(&mut acc, veorq_u16(x, column8(w)));
+            let x = |h: usize| unsafe { words8(words.as_ptr().add(at + h)) };
+            // The halves written out: as a loop over them, the marks went to memory.
+            mark_regs(&mut acc[0], veorq_u16(x(h0), w));
+            if H == 2 {
+                mark_regs(&mut acc[H - 1], veorq_u16(x(h1), w));
+            }
         }
     }
     acc
