@@ -261,7 +261,10 @@ impl Sparse {
         let m = &self.moves;
         let limit = self.small_limit;
         let bit = |v: u32| small_bit::<WIDE>(v, limit);
-        let mut marks = far | u64::from(m.take_all.binary_search(&n).is_ok());
+        // Heaps past the largest that a move takes whole skip the search.
+        let whole =
+            m.take_all.last().is_some_and(|&t| n <= t) && m.take_all.binary_search(&n).is_ok();
+        let mut marks = far | u64::from(whole);
         for &k in m.leave_one.iter().take_while(|&&k| k < n) {
             marks |= bit(vals[n - k].get());
         }
