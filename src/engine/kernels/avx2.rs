@@ -107,6 +107,24 @@ fn word_of(Halves(low, high): Halves) -> u64 {
     (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
 }
 
+/// `v` where LLVM cannot see its value: a constant that a loop then keeps in a register
+/// (step 1's lanes: LLVM reloaded each splat constant from memory at each column, a
+/// `vpbroadcastd` from memory a register).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn in_register(v: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: no instruction.
+    unsafe {
+        std::arch::asm!(
+            "/* {v} */",
+            v = inout(ymm_reg) v => out,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
 /// A shift left by lanes as its one instruction (`vpsllvd`, `vpsllvq`: 0 in the lanes whose
 /// count is the lane's width or more). Rust's intrinsics (`_mm256_sllv_epi32/64`) are written
 /// as a generic shift with a select for the counts out of range, and LLVM keeps the select:
@@ -871,8 +889,15 @@ unsafe fn lane_block<const R: usize>(
     len: usize,
     h0: usize,
 ) -> [__m256i; 8] {
-    let one = _mm256_set1_epi32(1);
-    let thirty_two = _mm256_set1_epi32(32);
+    // The constants in registers: `1`, and `−32w` for register w.
+    let one = in_register(_mm256_set1_epi32(1));
+    let less: [__m256i; 8] = std::array::from_fn(|w| {
+        if w < R {
+            in_register(_mm256_set1_epi32(-32 * w as i32))
+        } else {
+            _mm256_setzero_si256()
+        }
+    });
     // A column's heaps q..q + len lie in the words: q − first ≤ last.
     let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
     // The registers one by one (at most 8), `R` of them used.
@@ -889,12 +914,16 @@ unsafe fn lane_block<const R: usize>(
             let x = unsafe { _mm256_loadu_si256(words.as_ptr().add(at + h0) as *const __m256i) };
             // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
             // word is 2^15 or more).
-            let mut shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));
+            let shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));
             macro_rules! mark {
                 ($($w:literal $a:ident),*) => {$(
                     if R > $w {
-                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
-                        shift = _mm256_sub_epi32(shift, thirty_two);
+                        let t = if $w == 0 {
+                            shift
+                        } else {
+                            _mm256_add_epi32(shift, less[$w])
+                        };
+                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, t));
                     }
                 )*};
             }
@@ -926,7 +955,15 @@ unsafe fn lane_block_set<const M: u32>(
     h0: usize,
     acc: &mut [__m256i; 8],
 ) {
-    let one = _mm256_set1_epi32(1);
+    // The constants in registers: `1`, and `32w` for register w.
+    let one = in_register(_mm256_set1_epi32(1));
+    let high: [__m256i; 8] = std::array::from_fn(|w| {
+        if M & (1 << w) != 0 {
+            in_register(_mm256_set1_epi32(32 * w as i32))
+        } else {
+            _mm256_setzero_si256()
+        }
+    });
     let [mut a0, mut a1, mut a2, mut a3, mut a4, mut a5, mut a6, mut a7] = *acc;
     for &(off, from, to) in segs {
         let at0 = off + h0;
@@ -949,7 +986,7 @@ unsafe fn lane_block_set<const M: u32>(
                         let t = if $w == 0 {
                             s
                         } else {
-                            _mm256_xor_si256(s, _mm256_set1_epi32(32 * $w))
+                            _mm256_xor_si256(s, high[$w])
                         };
                         $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, t));
                     }
