@@ -5,7 +5,8 @@
 //! halves of 32 pairs.
 
 use super::{
-    scan_tail, Columns, HeadColumns, LaneKeys, NearLanes, Runs, ScanKeys, Targets, MOST_RUNS,
+    scan_tail, ClassedColumns, Columns, HeadColumns, LaneKeys, NearLanes, Runs, ScanKeys, Targets,
+    MOST_RUNS,
 };
 use std::arch::x86_64::*;
 
@@ -104,6 +105,24 @@ fn word_of(Halves(low, high): Halves) -> u64 {
         _mm256_extracti128_si256::<1>(words),
     );
     (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+}
+
+/// `v` where LLVM cannot see its value: a constant that a loop then keeps in a register
+/// (step 1's lanes: LLVM reloaded each splat constant from memory at each column, a
+/// `vpbroadcastd` from memory a register).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn in_register(v: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: no instruction.
+    unsafe {
+        std::arch::asm!(
+            "/* {v} */",
+            v = inout(ymm_reg) v => out,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
 }
 
 super::exact_shift!(
@@ -691,7 +710,9 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
 /// 32-bit lanes by a variable count, not 16-bit ones), their marks kept in `R` registers of
 /// 32 keys a lane; then, heap by heap, the values of the row looked up in the heap's keys
 /// with byte shuffles (32 values a step). The lanes read the heaps' words `words` (of heaps
-/// `first..`, see [`super::LaneWords`]) and each column's word, not the values.
+/// `first..`, see [`super::LaneWords`]) and each column's word, not the values; every
+/// column into every register (where the classes would leave none out:
+/// [`super::LaneWords::all_registers`]; else [`lane_marks_classed`]).
 ///
 /// # Safety
 /// The processor must have AVX2; `used` a multiple of 32, at most 512 and at most
@@ -710,12 +731,65 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     len: usize,
     keys: &LaneKeys,
 ) {
+    // SAFETY: as this function's (h0 < len).
+    let block = |h0| unsafe { lane_block::<R>(words, first, cols, len, h0) };
+    // SAFETY: as this function's.
+    unsafe { mark_rows::<R>(rows, stride, used, len, keys, block) }
+}
+
+/// [`lane_marks`] with each column only into the registers it can reach
+/// ([`ClassedColumns`]).
+///
+/// # Safety
+/// As [`lane_marks`], but `cols` made by [`super::LaneWords::classed`] for these words,
+/// their columns `set_cols` and `len`, with registers below `R`.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn lane_marks_classed<const R: usize>(
+    rows: &mut [u8],
+    stride: usize,
+    used: usize,
+    words: &[u32],
+    set_cols: &[[u32; 2]],
+    cols: &ClassedColumns,
+    len: usize,
+    keys: &LaneKeys,
+) {
+    let block = |h0| {
+        let mut acc = [_mm256_setzero_si256(); 8];
+        let mut start = 0;
+        for &(regs, end) in &cols.sets {
+            // SAFETY: as this function's (each column checked when made), h0 < len.
+            let segs = &cols.segs[start..end];
+            unsafe { lane_set::<R>(regs, words, set_cols, segs, h0, &mut acc) };
+            start = end;
+        }
+        acc
+    };
+    // SAFETY: as this function's.
+    unsafe { mark_rows::<R>(rows, stride, used, len, keys, block) }
+}
+
+/// The rows of [`lane_marks`]: for each group of 8 heaps from `h0`, its `R` registers of
+/// 32 keys from `block(h0)`, then heap by heap the row's values looked up in them.
+///
+/// # Safety
+/// As [`lane_marks`] for the rows.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_rows<const R: usize>(
+    rows: &mut [u8],
+    stride: usize,
+    used: usize,
+    len: usize,
+    keys: &LaneKeys,
+    mut block: impl FnMut(usize) -> [__m256i; 8],
+) {
     // The lanes mark the common values below the keys' limit only.
     let used = used.min(keys.limit().next_multiple_of(32) as usize);
     let mut lanes = [[0u32; 8]; R];
     for h0 in (0..len).step_by(8) {
-        // SAFETY: as this function's.
-        let acc = unsafe { lane_block::<R>(words, first, cols, len, h0) };
+        let acc = block(h0);
         for (w, a) in acc.iter().take(R).enumerate() {
             // SAFETY: 32 bytes into a [u32; 8].
             unsafe { _mm256_storeu_si256(lanes[w].as_mut_ptr() as *mut __m256i, *a) };
@@ -745,6 +819,36 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     }
 }
 
+/// [`lane_block_set`] for the registers `regs` (a set below `R`), compiled for each set of five
+/// registers or fewer; a larger one takes all `R`.
+///
+/// # Safety
+/// As [`lane_block_set`].
+#[inline(always)]
+unsafe fn lane_set<const R: usize>(
+    regs: u32,
+    words: &[u32],
+    cols: &[[u32; 2]],
+    segs: &[(usize, usize, usize)],
+    h0: usize,
+    acc: &mut [__m256i; 8],
+) {
+    debug_assert!(regs < 1 << R);
+    macro_rules! sets {
+        ($($m:literal)*) => {
+            match regs {
+                // SAFETY: as this function's.
+                $($m => unsafe { lane_block_set::<$m>(words, cols, segs, h0, acc) },)*
+                _ => match R {
+                    6 => unsafe { lane_block_set::<63>(words, cols, segs, h0, acc) },
+                    _ => unsafe { lane_block_set::<255>(words, cols, segs, h0, acc) },
+                },
+            }
+        };
+    }
+    sets!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
+}
+
 /// The marks of [`lane_marks`] for the heaps `h0 .. h0 + 8` (one a 32-bit lane; those from
 /// `len` on are not used) over every column, in `R` registers of 32 keys (the others zero). A
 /// pair's word is the XOR of its heap's and its column's: its key where it is common, past
@@ -764,8 +868,15 @@ unsafe fn lane_block<const R: usize>(
     len: usize,
     h0: usize,
 ) -> [__m256i; 8] {
-    let one = _mm256_set1_epi32(1);
-    let thirty_two = _mm256_set1_epi32(32);
+    // The constants in registers: `1`, and `−32w` for register w.
+    let one = in_register(_mm256_set1_epi32(1));
+    let less: [__m256i; 8] = std::array::from_fn(|w| {
+        if w < R {
+            in_register(_mm256_set1_epi32(-32 * w as i32))
+        } else {
+            _mm256_setzero_si256()
+        }
+    });
     // A column's heaps q..q + len lie in the words: q − first ≤ last.
     let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
     // The registers one by one (at most 8), `R` of them used.
@@ -782,12 +893,16 @@ unsafe fn lane_block<const R: usize>(
             let x = unsafe { _mm256_loadu_si256(words.as_ptr().add(at + h0) as *const __m256i) };
             // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
             // word is 2^15 or more).
-            let mut shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));
+            let shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));
             macro_rules! mark {
                 ($($w:literal $a:ident),*) => {$(
                     if R > $w {
-                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, shift));
-                        shift = _mm256_sub_epi32(shift, thirty_two);
+                        let t = if $w == 0 {
+                            shift
+                        } else {
+                            _mm256_add_epi32(shift, less[$w])
+                        };
+                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, t));
                     }
                 )*};
             }
@@ -795,6 +910,71 @@ unsafe fn lane_block<const R: usize>(
         }
     }
     [a0, a1, a2, a3, a4, a5, a6, a7]
+}
+
+/// The marks of [`lane_marks_classed`] for the heaps `h0 .. h0 + 8` (one a 32-bit lane; those from
+/// `len` on are not used) over the columns of `segs` (`(off, from, to)`: the columns
+/// `cols[from..to]`, `[p, word]`, each with its first heap at `off − p`), ORed
+/// into `acc`'s registers of 32 keys of the set `M` (bit `w`: register `w`; the others are
+/// left as they are). A pair's word is the XOR of its heap's and its column's: its key where
+/// it is common, past every register where it is rare; in register `w` its key XOR `32w`
+/// lies in `0..32` exactly where the key is in that register. A function of its own, so that
+/// its registers are allocated for this loop alone: inlined, LLVM kept marks of five registers
+/// or more in memory, a store a register and column (Officers at 2^21: step 1 took 45 % of
+/// the time on 5 registers, against 27 % on 4).
+///
+/// # Safety
+/// The processor must have AVX2; `off − p + h0 + 8 ≤ words.len()` for every column.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn lane_block_set<const M: u32>(
+    words: &[u32],
+    cols: &[[u32; 2]],
+    segs: &[(usize, usize, usize)],
+    h0: usize,
+    acc: &mut [__m256i; 8],
+) {
+    // The constants in registers: `1`, and `32w` for register w.
+    let one = in_register(_mm256_set1_epi32(1));
+    let high: [__m256i; 8] = std::array::from_fn(|w| {
+        if M & (1 << w) != 0 {
+            in_register(_mm256_set1_epi32(32 * w as i32))
+        } else {
+            _mm256_setzero_si256()
+        }
+    });
+    let [mut a0, mut a1, mut a2, mut a3, mut a4, mut a5, mut a6, mut a7] = *acc;
+    for &(off, from, to) in segs {
+        let at0 = off + h0;
+        for col in &cols[from..to] {
+            let at = at0.wrapping_sub(col[0] as usize);
+            // SAFETY: at + 8 ≤ words.len() (this function's contract). The column's word is
+            // broadcast straight from memory (a load, no shuffle).
+            let s = unsafe {
+                let x = _mm256_loadu_si256(words.as_ptr().add(at) as *const __m256i);
+                let q = _mm256_castps_si256(_mm256_broadcast_ss(
+                    &*(&col[1] as *const u32 as *const f32),
+                ));
+                _mm256_xor_si256(x, q)
+            };
+            // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
+            // word is 2^15 or more).
+            macro_rules! mark {
+                ($($w:literal $a:ident),*) => {$(
+                    if M & (1 << $w) != 0 {
+                        let t = if $w == 0 {
+                            s
+                        } else {
+                            _mm256_xor_si256(s, high[$w])
+                        };
+                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, t));
+                    }
+                )*};
+            }
+            mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
+        }
+    }
+    *acc = [a0, a1, a2, a3, a4, a5, a6, a7];
 }
 
 /// Reverses the 32 bytes of `v`.

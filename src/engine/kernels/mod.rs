@@ -182,42 +182,111 @@ pub(super) struct LaneWords {
     words: Vec<u32>,
     /// The column words of the rare values, in their order.
     rare: Vec<u32>,
+    /// AVX2's registers of 32 keys for these words (the keys' registers of 16, halved).
+    regs32: usize,
+    /// For each class of a word (bits 5..16: a common value's register of 32 keys, plus
+    /// 1024), the heaps of `words` whose word has it (empty before any words).
+    count: Vec<u32>,
+    /// The indices of the rare values by the class of their column words (ascending within a
+    /// class), …
+    by_class: Vec<u32>,
+    /// … each class with the end of its indices in `by_class`.
+    classes: Vec<(u32, usize)>,
+    /// The registers each class of `classes` reaches ([`LaneWords::regs_of`]) when `sets`
+    /// were made.
+    regs: Vec<u32>,
+    /// The rare values that reach a register, `[p, word]` (position, column word), by the
+    /// registers they reach (the runs of `sets`), ascending within a run …
+    set_cols: Vec<[u32; 2]>,
+    /// … their indices among the rare values …
+    set_idx: Vec<u32>,
+    /// … and the runs: the registers (bit `w`: register `w`) and the run's end.
+    sets: Vec<(u32, usize)>,
+    /// Whether the rare positions given ascend (as the engine's do; else each column is
+    /// checked a call).
+    ascending: bool,
+}
+
+/// AVX2's columns of one call of [`lane_marks`] by the registers they can reach
+/// ([`LaneWords::classed`]): runs of [`LaneWords`]' columns `[p, word]`.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ClassedColumns {
+    /// `(off, from, to)`: the columns `from..to` of the words' `[p, word]`, each with its first
+    /// heap at `off − p` among the words; checked: `off − p + len + 8 ≤` the words' length.
+    pub(super) segs: Vec<(usize, usize, usize)>,
+    /// Runs of `segs` that reach the same registers: the registers (bit `w`: register `w`),
+    /// and the run's end.
+    pub(super) sets: Vec<(u32, usize)>,
 }
 
 impl LaneWords {
     const PAD: usize = 8;
 
+    /// Classes of a word (bits 5..16).
+    const CLASSES: usize = 2048;
+
+    /// The class of a word: its bits from 5 on (a common value's key's register of 32, plus
+    /// 1024; a rare value's below 1024).
+    fn class(w: u32) -> usize {
+        (w >> 5) as usize & (Self::CLASSES - 1)
+    }
+
+    /// Counts the words of the heaps `heaps` (of `words`, from `first` on) into the classes
+    /// (`add`) or out of them.
+    fn count_words(&mut self, heaps: std::ops::Range<usize>, add: bool) {
+        let words = &self.words[heaps.start - self.first..heaps.end - self.first];
+        for &w in words {
+            let c = &mut self.count[Self::class(w)];
+            *c = if add { *c + 1 } else { *c - 1 };
+        }
+    }
+
     /// The words of every heap of `vals` and of the values `rare`.
     #[cfg(test)]
-    pub(super) fn of<T: Cell>(keys: &LaneKeys, vals: &[T], rare: &[u32]) -> LaneWords {
+    pub(super) fn of<T: Cell>(
+        keys: &LaneKeys,
+        vals: &[T],
+        pos: &[usize],
+        rare: &[u32],
+    ) -> LaneWords {
         let mut w = LaneWords::default();
-        w.refresh(keys, vals, 0, rare);
+        w.refresh(keys, vals, 0, pos, rare);
         w
     }
 
     /// Brings the words to the heaps `from..vals.len()` (those before `from` are dropped once
-    /// they are as many as the others) and to the values `rare` (of which those the words have
-    /// already must not have changed, unless the mask did).
+    /// they are as many as the others) and to the values `rare` at the positions `pos` (of
+    /// which those the words have already must not have changed, unless the mask did).
     pub(super) fn refresh<T: Cell>(
         &mut self,
         keys: &LaneKeys,
         vals: &[T],
         from: usize,
+        pos: &[usize],
         rare: &[u32],
     ) {
+        assert_eq!(pos.len(), rare.len(), "a position a rare value");
         assert!(T::BITS <= 16, "lane words of values below 2^16");
         let word = |v: &T| u32::from(keys.word(v.get()));
         let mask = u32::from(keys.mask);
+        let regs32 = keys.regs.div_ceil(2);
         let end = self.first + self.words.len().saturating_sub(Self::PAD);
-        if self.mask != mask || from < self.first || vals.len() < end || self.words.is_empty() {
+        let old = self.mask != mask || self.regs32 != regs32;
+        if old || from < self.first || vals.len() < end || self.words.is_empty() {
             self.first = from.min(vals.len());
             self.words.clear();
             self.words.extend(vals[self.first..].iter().map(word));
+            self.regs32 = regs32;
+            self.count.clear();
+            self.count.resize(Self::CLASSES, 0);
+            self.count_words(self.first..vals.len(), true);
         } else {
             self.words.truncate(end - self.first);
             self.words.extend(vals[end..].iter().map(word));
+            self.count_words(end..vals.len(), true);
             let gone = from - self.first;
             if gone > 0 && 2 * gone >= self.words.len() {
+                self.count_words(self.first..from, false);
                 self.words.drain(..gone);
                 self.first = from;
             }
@@ -237,6 +306,83 @@ impl LaneWords {
         self.rare
             .extend(rare[have..].iter().map(|&g| keys.column_word(g)));
         self.mask = mask;
+        let changed = have != self.rare.len() || self.by_class.len() != self.rare.len();
+        if changed {
+            self.sort_rare();
+        }
+        let regs: Vec<u32> = (self.classes.iter())
+            .map(|&(k, _)| self.regs_of(k as usize))
+            .collect();
+        if changed || regs != self.regs {
+            self.regs = regs;
+            self.make_sets(pos);
+        }
+    }
+
+    /// The registers of 32 keys that a column of class `k` reaches: `r` where some heap's word
+    /// has class `k ^ r`.
+    fn regs_of(&self, k: usize) -> u32 {
+        let present = |h: usize| self.count[h] > 0;
+        (0..self.regs32)
+            .filter(|&r| present(k ^ r))
+            .fold(0, |m, r| m | 1 << r)
+    }
+
+    /// The rare values by the registers they reach (`set_cols`, `set_idx`, `sets`), from
+    /// `regs` and their positions `pos`.
+    fn make_sets(&mut self, pos: &[usize]) {
+        self.ascending = pos.windows(2).all(|p| p[0] < p[1]);
+        assert!(
+            pos.iter().all(|&p| p < 1 << 31),
+            "rare positions below 2^31"
+        );
+        self.set_cols.clear();
+        self.set_idx.clear();
+        self.sets.clear();
+        let mut sets: Vec<u32> = self.regs.iter().copied().filter(|&m| m != 0).collect();
+        sets.sort_unstable();
+        sets.dedup();
+        for m in sets {
+            let mut idx: Vec<u32> = Vec::new();
+            let mut start = 0;
+            for (&(_, end), &r) in self.classes.iter().zip(&self.regs) {
+                if r == m {
+                    idx.extend(&self.by_class[start..end]);
+                }
+                start = end;
+            }
+            idx.sort_unstable();
+            self.set_cols.extend(
+                idx.iter()
+                    .map(|&i| [pos[i as usize] as u32, self.rare[i as usize]]),
+            );
+            self.set_idx.extend(idx);
+            self.sets.push((m, self.set_idx.len()));
+        }
+    }
+
+    /// The rare values' indices by the class of their column words (counting sort).
+    fn sort_rare(&mut self) {
+        let mut first = vec![0usize; Self::CLASSES + 1];
+        for &w in &self.rare {
+            first[Self::class(w) + 1] += 1;
+        }
+        for k in 0..Self::CLASSES {
+            first[k + 1] += first[k];
+        }
+        self.classes.clear();
+        self.classes.extend(
+            (0..Self::CLASSES)
+                .filter(|&k| first[k + 1] > first[k])
+                .map(|k| (k as u32, first[k + 1])),
+        );
+        self.by_class.clear();
+        self.by_class.resize(self.rare.len(), 0);
+        for (i, &w) in self.rare.iter().enumerate() {
+            let at = &mut first[Self::class(w)];
+            self.by_class[*at] = i as u32;
+            *at += 1;
+        }
     }
 
     /// The heaps with a word: `first..end`.
@@ -253,6 +399,78 @@ impl LaneWords {
             .then_some((self.first, &self.words[..]))
     }
 
+    /// The columns `cols` (each run's words those of [`LaneWords::rare`] from its `first`) as
+    /// AVX2's lanes read them: each column's first heap among the words and its word, sorted by
+    /// the registers of 32 keys it can reach. A pair's register is the class of the XOR of its
+    /// words ([`LaneWords::class`]), so a column of class `k` reaches register `r` only where
+    /// some heap of the words has class `k ^ r` (Officers: 4.4 of 5 registers a column). `None`
+    /// where a column lacks its words. Panics where a column's heaps `q..q + len` are not all
+    /// among the words.
+    pub(super) fn classed(&self, cols: &[Columns<'_>], len: usize) -> Option<ClassedColumns> {
+        self.for_columns(cols)?;
+        let ok = cols.iter().all(|c| {
+            self.rare
+                .get(c.first..c.first + c.word.len())
+                .is_some_and(|w| std::ptr::eq(w, c.word))
+        });
+        if !ok {
+            return None;
+        }
+        // A column's heaps lie in the words: at ≤ last.
+        let last =
+            (self.words.len().checked_sub(Self::PAD + len)).expect("words for a column's heaps");
+        let mut out = ClassedColumns {
+            segs: Vec::with_capacity(self.sets.len() * cols.len()),
+            sets: Vec::with_capacity(self.sets.len()),
+        };
+        let mut start = 0;
+        for &(m, end) in &self.sets {
+            let idx = &self.set_idx[start..end];
+            for c in cols {
+                let off = c.base.wrapping_sub(self.first);
+                let lo = idx.partition_point(|&i| (i as usize) < c.first);
+                let hi = idx.partition_point(|&i| (i as usize) < c.first + c.pos.len());
+                if lo == hi {
+                    continue;
+                }
+                let (from, to) = (start + lo, start + hi);
+                let ok = |&[p, _]: &[u32; 2]| off.wrapping_sub(p as usize) <= last;
+                let sets = &self.set_cols[from..to];
+                // The positions ascend: the first column's heaps lie last, the last's first.
+                let fits = if self.ascending {
+                    ok(&sets[0]) && ok(&sets[sets.len() - 1])
+                } else {
+                    sets.iter().all(ok)
+                };
+                assert!(fits, "a column past the words");
+                assert!(
+                    [from, to - 1].iter().all(|&j| {
+                        c.pos[self.set_idx[j] as usize - c.first] == self.set_cols[j][0] as usize
+                    }),
+                    "the columns' positions those of the words"
+                );
+                out.segs.push((off, from, to));
+            }
+            out.sets.push((m, out.segs.len()));
+            start = end;
+        }
+        Some(out)
+    }
+
+    /// Whether every column reaches every register of 32 keys (or none): then the classes
+    /// would only cost their runs (Grundy's game: its few heaps of values 192 or more in
+    /// every window, class 6 or 7, let every column reach its 3 registers), and the lanes
+    /// take the columns as they come.
+    pub(super) fn all_registers(&self) -> bool {
+        let all = (1u32 << self.regs32) - 1;
+        self.sets.iter().all(|&(m, _)| m == all)
+    }
+
+    /// The columns `[p, word]` of [`LaneWords::classed`]'s runs.
+    pub(super) fn set_cols(&self) -> &[[u32; 2]] {
+        &self.set_cols
+    }
+
     /// The column words of the rare values `range` (of those given to [`LaneWords::refresh`]).
     pub(super) fn rare(&self, range: std::ops::Range<usize>) -> Option<&[u32]> {
         self.rare.get(range)
@@ -267,8 +485,10 @@ pub(super) struct Columns<'a> {
     pub(super) pos: &'a [usize],
     pub(super) val: &'a [u32],
     /// The values' [`LaneKeys::column_word`], which AVX2's lanes read (empty: the columns
-    /// are not for them).
+    /// are not for them) …
     pub(super) word: &'a [u32],
+    /// … those of [`LaneWords::rare`] from this index on.
+    pub(super) first: usize,
 }
 
 impl Columns<'_> {
@@ -343,20 +563,41 @@ pub(super) fn lane_marks<T: Cell>(
         Lanes::None | Lanes::Neon => return false,
         Lanes::Avx2 => {
             let _proof = tier.avx2().expect("AVX2 lanes on an AVX2 tier");
-            let Some((first, heaps)) = words.and_then(|w| w.for_columns(cols)) else {
+            let Some(words) = words else {
                 return false;
             };
-            macro_rules! words {
-                ($($r:literal / $r2:literal),*) => {
-                    match keys.regs {
-                        $($r => avx2::lane_marks::<$r2>(
-                            rows, stride, used, heaps, first, cols, len, keys,
-                        ),)*
-                        _ => unreachable!("LaneKeys::REGS"),
-                    }
+            if words.all_registers() {
+                let Some((first, heaps)) = words.for_columns(cols) else {
+                    return false;
                 };
+                macro_rules! words {
+                    ($($r:literal / $r2:literal),*) => {
+                        match keys.regs {
+                            $($r => avx2::lane_marks::<$r2>(
+                                rows, stride, used, heaps, first, cols, len, keys,
+                            ),)*
+                            _ => unreachable!("LaneKeys::REGS"),
+                        }
+                    };
+                }
+                unsafe { words!(1 / 1, 4 / 2, 6 / 3, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
+            } else {
+                let Some(classed) = words.classed(cols, len) else {
+                    return false;
+                };
+                let (heaps, set_cols) = (&words.words[..], words.set_cols());
+                macro_rules! classed {
+                    ($($r:literal / $r2:literal),*) => {
+                        match keys.regs {
+                            $($r => avx2::lane_marks_classed::<$r2>(
+                                rows, stride, used, heaps, set_cols, &classed, len, keys,
+                            ),)*
+                            _ => unreachable!("LaneKeys::REGS"),
+                        }
+                    };
+                }
+                unsafe { classed!(1 / 1, 4 / 2, 6 / 3, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
             }
-            unsafe { words!(1 / 1, 4 / 2, 6 / 3, 8 / 4, 10 / 5, 12 / 6, 16 / 8) }
         }
         Lanes::Avx512Bw => {
             let _proof = tier

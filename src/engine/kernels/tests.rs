@@ -121,7 +121,7 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                 pos.extend(ps);
                 val.extend((0..k).map(|_| pick(next, false)));
             }
-            let words = LaneWords::of(&keys, &vals, &val);
+            let words = LaneWords::of(&keys, &vals, &pos, &val);
             let runs: Vec<Columns<'_>> = bounds
                 .iter()
                 .map(|&(base, i, j)| Columns {
@@ -129,6 +129,7 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                     pos: &pos[i..j],
                     val: &val[i..j],
                     word: words.rare(i..j).expect("a word a value"),
+                    first: i,
                 })
                 .collect();
             let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
@@ -183,6 +184,106 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
     }
 }
 
+/// Step 1's columns by the registers they reach (AVX2, `LaneWords::classed`) mark as the
+/// definition says: heaps' values below 64, 128, 192 or 512 (so that a column reaches one, two,
+/// three registers or all), with a few heaps of other values, wider ones among them (their
+/// words have other high bits: they widen the registers a column reaches, or make every column
+/// reach all, when the columns are taken as they come); the words a window that starts past the
+/// first heap; rare values of any key. Both ways are met.
+#[test]
+fn lane_classes_mark_as_the_definition() {
+    let mut next = rng(13);
+    // Rounds whose columns went in classes, and rounds where every column reached all.
+    let mut ways = [0, 0];
+    for tier in Tier::available().into_iter().filter(|t| t.lane_words()) {
+        for (round, regs) in LaneKeys::REGS.into_iter().cycle().take(70).enumerate() {
+            let mask = [0x1eeu32, 0xfe, 0x1f8, 0x7, 0x2e, 1][round % 6];
+            let keys = LaneKeys::new(mask, regs).expect("a mask lanes take");
+            let key = |v: u32| {
+                let low = (1u32 << mask.trailing_zeros()) - 1;
+                ((v >> 1) & !low) | (v & low)
+            };
+            let top = [64u64, 128, 192, 512][round % 4];
+            let others = [0usize, 1, 5, 12, 100][round % 5];
+            let n = 600;
+            let mut vals: Vec<u16> = (0..n).map(|_| (next() % top) as u16).collect();
+            for _ in 0..others {
+                let at = (next() % n as u64) as usize;
+                vals[at] = match next() % 3 {
+                    0 => (next() % 512) as u16,
+                    1 => (top + next() % 64) as u16,
+                    _ => next() as u16,
+                };
+            }
+            let nrare = 1 + (next() % 60) as usize;
+            let rare: Vec<u32> = (0..nrare)
+                .map(|_| match next() % 4 {
+                    0 => (next() % 512) as u32,
+                    _ => (next() % top) as u32,
+                })
+                .collect();
+            // Rare positions 0..200 in two runs, the words from heap 50 on.
+            let mut pos: Vec<usize> = (0..nrare).map(|_| (next() % 200) as usize).collect();
+            pos.sort_unstable();
+            pos.dedup();
+            let nrare = pos.len();
+            let mut words = LaneWords::default();
+            words.refresh(&keys, &vals, 50, &pos, &rare[..nrare]);
+            ways[usize::from(words.all_registers())] += 1;
+            let len = 1 + (next() % 100) as usize;
+            let base = 250 + (next() % (n as u64 - 250 - len as u64)) as usize;
+            let split = (next() % (nrare as u64 + 1)) as usize;
+            let runs: Vec<Columns<'_>> = [0..split, split..nrare]
+                .into_iter()
+                .filter(|r| !r.is_empty())
+                .map(|r| Columns {
+                    base,
+                    pos: &pos[r.clone()],
+                    val: &rare[r.clone()],
+                    word: words.rare(r.clone()).expect("a word a value"),
+                    first: r.start,
+                })
+                .collect();
+            let stride = 576;
+            let start: Vec<u8> = (0..len * stride)
+                .map(|_| u8::from(next().is_multiple_of(7)))
+                .collect();
+            let mut rows = start.clone();
+            let vals = &vals[..];
+            assert!(lane_marks(
+                tier,
+                &mut rows,
+                stride,
+                512,
+                vals,
+                &runs,
+                len,
+                &keys,
+                false,
+                Some(&words)
+            ));
+            let mut want = start;
+            for c in &runs {
+                for (q, g) in c.iter() {
+                    for k in 0..len {
+                        let v = u32::from(vals[q + k]) ^ g;
+                        if !is_rare(v, mask) && key(v) < 16 * regs as u32 {
+                            want[k * stride + v as usize] = 1;
+                        }
+                    }
+                }
+            }
+            assert_eq!(
+                rows, want,
+                "{tier:?} mask {mask:#x} regs {regs} top {top} others {others} len {len}"
+            );
+        }
+    }
+    if Tier::available().iter().any(|t| t.lane_words()) {
+        assert!(ways[0] > 0 && ways[1] > 0, "both ways met: {ways:?}");
+    }
+}
+
 /// Step 1 in lanes rejects a column that would read past the values, or a position past
 /// its base, by a panic (it reads the values unchecked).
 #[test]
@@ -196,12 +297,13 @@ fn lane_marks_reject_columns_past_the_values() {
         sets.flat_map(|tier| [(100, 1, 2), (60, 0, 41), (5, 6, 1), (70, 10, 40)].map(|c| (tier, c)))
     {
         let (pos, val) = ([p], [0]);
-        let words = LaneWords::of(&keys, &vals, &val);
+        let words = LaneWords::of(&keys, &vals, &pos, &val);
         let cols = [Columns {
             base,
             pos: &pos,
             val: &val,
             word: words.rare(0..1).expect("a word a value"),
+            first: 0,
         }];
         let mut rows = vec![0u8; len * 576];
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -239,6 +341,7 @@ fn lane_words_follow_the_values() {
         }
         let vals: Vec<u16> = (0..3000).map(|_| (next() % 512) as u16).collect();
         let rare: Vec<u32> = (0..40).map(|_| (next() % 512) as u32).collect();
+        let rpos: Vec<usize> = (0..40).map(|i| 8 * i).collect();
         let mut w = LaneWords::default();
         let (mut end, mut from, mut nrare) = (0, 0, 0);
         for round in 0.. {
@@ -249,7 +352,7 @@ fn lane_words_follow_the_values() {
                 from.max(end.saturating_sub(100 + (next() % 400) as usize))
             };
             nrare = (nrare + (next() % 3) as usize).min(rare.len());
-            w.refresh(&keys, &vals[..end], from, &rare[..nrare]);
+            w.refresh(&keys, &vals[..end], from, &rpos[..nrare], &rare[..nrare]);
             let heaps = w.heaps();
             assert!(
                 heaps.start <= from && heaps.end == end,
@@ -263,25 +366,37 @@ fn lane_words_follow_the_values() {
             }
             let cw: Vec<u32> = rare[..nrare].iter().map(|&g| keys.column_word(g)).collect();
             assert_eq!(w.rare(0..nrare), Some(&cw[..]));
+            // The classes counted over the heaps with words, the rare values by class.
+            let mut count = vec![0u32; LaneWords::CLASSES];
+            for &x in &w.words[..heaps.len()] {
+                count[LaneWords::class(x)] += 1;
+            }
+            assert_eq!(w.count, count);
+            let mut by: Vec<(usize, u32)> = (0..nrare as u32)
+                .map(|i| (LaneWords::class(cw[i as usize]), i))
+                .collect();
+            by.sort_unstable();
+            assert_eq!(w.by_class, by.iter().map(|&(_, i)| i).collect::<Vec<_>>());
             // Columns within the window mark as from the words of every heap.
             let len = 1 + (next() % 40) as usize;
             // Each tier whose lanes read the words (AVX2's, NEON's).
             for tier in Tier::available().into_iter().filter(|t| t.lane_words()) {
-                if nrare == 0 || heaps.len() <= len + 60 {
+                // The rare positions whose columns lie in the window.
+                let k = rpos[..nrare].partition_point(|&p| p + len <= heaps.len());
+                if k == 0 {
                     break;
                 }
                 let base = heaps.end - len;
-                let pos: Vec<usize> = (0..nrare)
-                    .map(|i| i * (heaps.len() - len) / nrare)
-                    .collect();
-                let whole = LaneWords::of(&keys, &vals[..end], &rare[..nrare]);
+                let pos = &rpos[..k];
+                let whole = LaneWords::of(&keys, &vals[..end], &rpos[..nrare], &rare[..nrare]);
                 let mut rows = [vec![0u8; len * 576], vec![0u8; len * 576]];
                 for (rows, words) in rows.iter_mut().zip([&w, &whole]) {
                     let cols = [Columns {
                         base,
-                        pos: &pos,
-                        val: &rare[..nrare],
-                        word: words.rare(0..nrare).expect("a word a value"),
+                        pos,
+                        val: &rare[..k],
+                        word: words.rare(0..k).expect("a word a value"),
+                        first: 0,
                     }];
                     let vals = &vals[..end];
                     let words = Some(words);

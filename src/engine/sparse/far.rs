@@ -409,7 +409,8 @@ impl Sparse {
                                 base: n0 - t,
                                 pos: &self.rare_pos[run.clone()],
                                 val: &self.rare_val[run.clone()],
-                                word: words.and_then(|w| w.rare(run)).unwrap_or(&[]),
+                                word: words.and_then(|w| w.rare(run.clone())).unwrap_or(&[]),
+                                first: run.start,
                             });
                         }
                     }

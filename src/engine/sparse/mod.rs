@@ -465,7 +465,7 @@ impl Sparse {
         let last = self.rare_pos.last().copied().unwrap_or(0);
         let from = vals.len().saturating_sub(last + take.unwrap_or(0) + 1);
         let words = self.lane_words.get_or_insert_default();
-        words.refresh(keys, vals, from, &self.rare_val);
+        words.refresh(keys, vals, from, &self.rare_pos, &self.rare_val);
     }
 
     /// Brings the witness lists to the heaps of `vals` (those before the next block).
