@@ -670,8 +670,7 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
     runs: &mut Runs,
 ) -> Option<usize> {
     const { assert!(K >= 2 && K <= MOST_RUNS) };
-    let mut at: [usize; K] = std::array::from_fn(|j| runs.at[j]);
-    let end: [usize; K] = std::array::from_fn(|j| runs.end[j]);
+    let (mut at, end) = runs.first::<K>();
     // SAFETY: a step's 32 pairs lie within a run (the turns' tests), so within lo..hi.
     let pairs = |a: usize| unsafe { pairs_u8(left, right, rr, a) };
     let mut few = Few::of(tg);
@@ -704,7 +703,7 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
         }
         want = few.want();
     };
-    runs.at[..K].copy_from_slice(&at);
+    runs.set_first(&at);
     found
 }
 
