@@ -251,6 +251,23 @@ pub(super) fn take_key(keys: &mut [u8; 32], k: u8) {
     unsafe { _mm256_storeu_si256(p, without_key(_mm256_loadu_si256(p), k, 1)) };
 }
 
+/// Writes the four 64-bit words `words` into `keys` with one 32-byte store.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn store_keys(keys: &mut [u8; 32], words: [u64; 4]) {
+    let [a, b, c, d] = words.map(|w| w as i64);
+    // SAFETY: the 32 bytes of `keys`.
+    unsafe {
+        _mm256_storeu_si256(
+            keys.as_mut_ptr() as *mut __m256i,
+            _mm256_setr_epi64x(a, b, c, d),
+        )
+    };
+}
+
 /// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0).
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -298,26 +315,32 @@ fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
     _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
 }
 
-/// [`super::open_set_steps`] 32 values a step.
+/// [`super::open_set_steps`] 64 values a step (two of 32): the set is then written in 64-bit
+/// words, which [`Targets::keys_of_values`] reads (read right after two 32-bit stores, a word
+/// waits for them to reach the cache).
 ///
 /// # Safety
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
-    super::open_set_steps::<4>(set, row, class, end, |i| {
-        // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver).
-        let (r, c) = unsafe {
-            (
-                _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
-                _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
-            )
+    super::open_set_steps::<8>(set, row, class, end, |i| {
+        let open = |i: usize| {
+            // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver: a step of 64
+            // values from i on lies within both).
+            let (r, c) = unsafe {
+                (
+                    _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
+                )
+            };
+            let zero = _mm256_setzero_si256();
+            let closed = _mm256_or_si256(
+                _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
+                _mm256_cmpeq_epi8(c, zero),
+            );
+            u64::from(!(_mm256_movemask_epi8(closed) as u32))
         };
-        let zero = _mm256_setzero_si256();
-        let closed = _mm256_or_si256(
-            _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
-            _mm256_cmpeq_epi8(c, zero),
-        );
-        u64::from(!(_mm256_movemask_epi8(closed) as u32))
+        open(i) | open(i + 32) << 32
     })
 }
 
@@ -997,12 +1020,28 @@ struct Few {
 }
 
 impl Few {
-    /// The targets left in `tg` (1 or 2).
+    /// The targets left in `tg` (1 or 2), read from its key set: a byte scan's keys are its
+    /// values (below 256), and the key set was last written whole (a 32-byte store), where the
+    /// set of values was written a byte at a time by the hits: a word read of that one waits
+    /// for those stores to reach the cache (`Targets::left` took 1 % of Grundy's game).
     #[inline(always)]
     fn of(tg: &Targets<u8>) -> Few {
+        debug_assert!(tg.low == u32::MAX);
         let mut t = [0u32; FEW_U8];
-        let k = tg.left(&mut t);
+        let mut k = 0;
+        for (w, word) in tg.keys.chunks_exact(8).enumerate() {
+            let mut bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            while bits != 0 && k < FEW_U8 {
+                t[k] = 64 * w as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                k += 1;
+            }
+        }
         debug_assert!(k >= 1 && k == tg.need);
+        debug_assert!({
+            let mut v = [0u32; FEW_U8];
+            tg.left(&mut v) == k && v == t
+        });
         Few { t, k }
     }
 
