@@ -251,23 +251,6 @@ pub(super) fn take_key(keys: &mut [u8; 32], k: u8) {
     unsafe { _mm256_storeu_si256(p, without_key(_mm256_loadu_si256(p), k, 1)) };
 }
 
-/// Writes the four 64-bit words `words` into `keys` with one 32-byte store.
-///
-/// # Safety
-/// The processor must have AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn store_keys(keys: &mut [u8; 32], words: [u64; 4]) {
-    let [a, b, c, d] = words.map(|w| w as i64);
-    // SAFETY: the 32 bytes of `keys`.
-    unsafe {
-        _mm256_storeu_si256(
-            keys.as_mut_ptr() as *mut __m256i,
-            _mm256_setr_epi64x(a, b, c, d),
-        )
-    };
-}
-
 /// The 256-bit set `set` without key `k` if `take` is 1 (with it unchanged if 0).
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -316,7 +299,7 @@ fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
 }
 
 /// [`super::open_set_steps`] 64 values a step (two of 32): the set is then written in 64-bit
-/// words, which [`Targets::keys_of_values`] reads (read right after two 32-bit stores, a word
+/// words, as `Targets::keys_of_values` reads it (a word read right after two 32-bit stores
 /// waits for them to reach the cache).
 ///
 /// # Safety

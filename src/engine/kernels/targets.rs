@@ -155,13 +155,8 @@ impl<T: Cell> Targets<T> {
     /// The key set of the set of values (rare values: no two share a key).
     #[inline(always)]
     pub(super) fn keys_of_values(&mut self) {
-        // The set of values was just written a 64-bit word at a time (`open_set`): read so (a
-        // wider load, as the compiler would merge these, waits for those stores to reach the
-        // cache).
         let word = |w: usize| {
-            let bytes: &[u8; 8] = self.values[8 * w..8 * w + 8].try_into().expect("8 bytes");
-            // SAFETY: a read of 8 bytes of the set.
-            u64::from_le_bytes(unsafe { std::ptr::read_volatile(bytes) })
+            u64::from_le_bytes(self.values[8 * w..8 * w + 8].try_into().expect("8 bytes"))
         };
         let mut keys = [0u64; 4];
         let b = (self.low.wrapping_add(1)).trailing_zeros();
@@ -184,14 +179,6 @@ impl<T: Cell> Targets<T> {
                     keys[(k >> 6) as usize] |= 1 << (k & 63);
                 }
             }
-        }
-        // The AVX2 scans read the key set with one 32-byte load: written with one store, so
-        // that it is forwarded (after four 8-byte stores it waits for them to reach the cache).
-        #[cfg(target_arch = "x86_64")]
-        if let Some(_proof) = self.tier.avx2() {
-            // SAFETY: the tier's proof says the processor has AVX2.
-            unsafe { avx2::store_keys(&mut self.keys, keys) };
-            return;
         }
         for (kw, key) in keys.iter().enumerate() {
             self.keys[8 * kw..8 * kw + 8].copy_from_slice(&key.to_le_bytes());
