@@ -296,26 +296,32 @@ fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
     _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
 }
 
-/// [`super::open_set_steps`] 32 values a step.
+/// [`super::open_set_steps`] 64 values a step (two of 32): the set is then written in 64-bit
+/// words, as `Targets::keys_of_values` reads it (a word read right after two 32-bit stores
+/// waits for them to reach the cache).
 ///
 /// # Safety
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
-    super::open_set_steps::<4>(set, row, class, end, |i| {
-        // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver).
-        let (r, c) = unsafe {
-            (
-                _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
-                _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
-            )
+    super::open_set_steps::<8>(set, row, class, end, |i| {
+        let open = |i: usize| {
+            // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver: a step of 64
+            // values from i on lies within both).
+            let (r, c) = unsafe {
+                (
+                    _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
+                )
+            };
+            let zero = _mm256_setzero_si256();
+            let closed = _mm256_or_si256(
+                _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
+                _mm256_cmpeq_epi8(c, zero),
+            );
+            u64::from(!(_mm256_movemask_epi8(closed) as u32))
         };
-        let zero = _mm256_setzero_si256();
-        let closed = _mm256_or_si256(
-            _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
-            _mm256_cmpeq_epi8(c, zero),
-        );
-        u64::from(!(_mm256_movemask_epi8(closed) as u32))
+        open(i) | open(i + 32) << 32
     })
 }
 
@@ -668,8 +674,7 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
     runs: &mut Runs,
 ) -> Option<usize> {
     const { assert!(K >= 2 && K <= MOST_RUNS) };
-    let mut at: [usize; K] = std::array::from_fn(|j| runs.at[j]);
-    let end: [usize; K] = std::array::from_fn(|j| runs.end[j]);
+    let (mut at, end) = runs.first::<K>();
     // SAFETY: a step's 32 pairs lie within a run (the turns' tests), so within lo..hi.
     let pairs = |a: usize| unsafe { pairs_u8(left, right, rr, a) };
     let mut few = Few::of(tg);
@@ -702,7 +707,7 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
         }
         want = few.want();
     };
-    runs.at[..K].copy_from_slice(&at);
+    runs.set_first(&at);
     found
 }
 
@@ -1157,12 +1162,28 @@ struct Few {
 }
 
 impl Few {
-    /// The targets left in `tg` (1 or 2).
+    /// The targets left in `tg` (1 or 2), read from its key set: a byte scan's keys are its
+    /// values (below 256), and the key set was last written whole (a 32-byte store), where the
+    /// set of values was written a byte at a time by the hits: a word read of that one waits
+    /// for those stores to reach the cache (`Targets::left` took 1 % of Grundy's game).
     #[inline(always)]
     fn of(tg: &Targets<u8>) -> Few {
+        debug_assert!(tg.low == u32::MAX);
         let mut t = [0u32; FEW_U8];
-        let k = tg.left(&mut t);
+        let mut k = 0;
+        for (w, word) in tg.keys.chunks_exact(8).enumerate() {
+            let mut bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            while bits != 0 && k < FEW_U8 {
+                t[k] = 64 * w as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                k += 1;
+            }
+        }
         debug_assert!(k >= 1 && k == tg.need);
+        debug_assert!({
+            let mut v = [0u32; FEW_U8];
+            tg.left(&mut v) == k && v == t
+        });
         Few { t, k }
     }
 
