@@ -314,16 +314,28 @@ impl Tier {
         }
     }
 
-    /// Pairs of each far scan marked in lanes before it (the scan's head, `sparse/head.rs`;
-    /// 0: none) by default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 /
-    /// Grundy's game 2^21, none → 1024 pairs): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
-    /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop, a branch a pair,
-    /// gained nothing (+2 % / −2 %). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured
-    /// on ARM hardware (under emulation, fewer instructions executed: `results/arm.md`).
+    /// Pairs of each far scan marked before it (the scan's head, `sparse/head.rs`; 0: none) by
+    /// default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 / Grundy's
+    /// game 2^21, none → 1024 pairs in lanes): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
+    /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop in lanes, a branch
+    /// a pair, gained nothing (+2 % / −2 %), its head stored in the rows ([`Tier::stores_head`])
+    /// −36 % / −37 % at 2048 pairs (512: −17 %, 1024: −31 % / −35 %, 3072 and 4096 less than
+    /// 2048). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured on ARM hardware (under
+    /// emulation, fewer instructions executed: `results/arm.md`).
     pub(crate) fn head_pairs(self) -> usize {
         match self.0 {
             TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
-            TierKind::Portable => 0,
+            TierKind::Portable => 2048,
+        }
+    }
+
+    /// Whether the scan's head is stored in the mark rows, a byte a pair as step 1's columns
+    /// (`Sparse::stored_heads`), rather than marked in lanes into key sets: the portable loops,
+    /// whose lane head (a compare and a branch a pair) gained nothing.
+    pub(crate) fn stores_head(self) -> bool {
+        match self.0 {
+            TierKind::Portable => true,
+            TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => false,
         }
     }
 
