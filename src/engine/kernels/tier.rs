@@ -305,12 +305,18 @@ impl Tier {
     /// are cheaper than the hundreds of pairs in order that the last targets take; the vector
     /// scans go through a pair in well under a cycle, and the search only slowed them (Grundy's
     /// game at 2^21 on Zen 4, one thread: portable 4.70 → 3.45 s at 2^20; AVX2 2.14 → 2.24 s at
-    /// its best settings, 2.57 s at the portable ones).
+    /// its best settings, 2.57 s at the portable ones). Since the portable loops store their
+    /// scan's head in the rows ([`Tier::stores_head`]), few pairs are left to scan after it and
+    /// the search no longer pays there either (Intel Xeon, one thread: Officers 2^20 1.85 →
+    /// 1.70 s, Grundy's game 2^21 2.82 → 2.74 s, 2^22 6.11 → 5.86 s without it).
     pub(crate) fn searches_witnesses(self) -> bool {
         match self.0 {
-            TierKind::Portable => true,
             // As the x86 vector scans (unmeasured on ARM hardware).
-            TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => false,
+            TierKind::Portable
+            | TierKind::Neon
+            | TierKind::Avx2
+            | TierKind::Avx512Bw
+            | TierKind::Avx512Vbmi => false,
         }
     }
 

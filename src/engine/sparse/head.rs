@@ -228,7 +228,14 @@ impl Sparse {
                     let j0 = (1 - base - c as isize) as usize;
                     if j0 < count {
                         let col = [(1, g)];
-                        mark_columns(&mut rows[j0 * stride..], stride, wmask, vals, &col, count - j0);
+                        mark_columns(
+                            &mut rows[j0 * stride..],
+                            stride,
+                            wmask,
+                            vals,
+                            &col,
+                            count - j0,
+                        );
                     }
                 }
             }
