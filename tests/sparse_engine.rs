@@ -19,8 +19,7 @@ fn exact(rule: &Rule, n: usize) -> Vec<u32> {
 /// among larger ones; with the blocks in a pipeline (whatever the threads); with AVX-512 and
 /// AVX2 also with step 1 in one lane register (common values below 32: most heaps of most games
 /// are clipped and some marked again pair by pair); with the witness search of the scans' last
-/// targets where the tier does not search (and without where it does), from 64 pairs on so that
-/// small heaps search; with the scan's head in lanes over 64 pairs (so that heaps from about 640
+/// targets (no tier searches by default), from 64 pairs on so that small heaps search; with the scan's head in lanes over 64 pairs (so that heaps from about 640
 /// on have one) on one register of keys (rare values below about 64: many heaps scan from the
 /// start after it) or as many as the values ask for, in a pipeline too, and over 1024 pairs
 /// (heaps from about 2,600 on), and without any (the default of the AVX2 tier has one); the
@@ -36,7 +35,7 @@ fn sparse(rule: &Rule, n: usize, threads: usize) -> Vec<u32> {
         } else {
             &[]
         };
-        let witnesses = (tier != Tier::PORTABLE).then_some(64);
+        let witnesses = Some(64);
         let heads = [
             "head 64 on 1",
             "head 64",

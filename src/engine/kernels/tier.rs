@@ -305,25 +305,43 @@ impl Tier {
     /// are cheaper than the hundreds of pairs in order that the last targets take; the vector
     /// scans go through a pair in well under a cycle, and the search only slowed them (Grundy's
     /// game at 2^21 on Zen 4, one thread: portable 4.70 → 3.45 s at 2^20; AVX2 2.14 → 2.24 s at
-    /// its best settings, 2.57 s at the portable ones).
+    /// its best settings, 2.57 s at the portable ones). Since the portable loops store their
+    /// scan's head in the rows ([`Tier::stores_head`]), few pairs are left to scan after it and
+    /// the search no longer pays there either (Intel Xeon, one thread: Officers 2^20 1.85 →
+    /// 1.70 s, Grundy's game 2^21 2.82 → 2.74 s, 2^22 6.11 → 5.86 s without it).
     pub(crate) fn searches_witnesses(self) -> bool {
         match self.0 {
-            TierKind::Portable => true,
             // As the x86 vector scans (unmeasured on ARM hardware).
-            TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => false,
+            TierKind::Portable
+            | TierKind::Neon
+            | TierKind::Avx2
+            | TierKind::Avx512Bw
+            | TierKind::Avx512Vbmi => false,
         }
     }
 
-    /// Pairs of each far scan marked in lanes before it (the scan's head, `sparse/head.rs`;
-    /// 0: none) by default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 /
-    /// Grundy's game 2^21, none → 1024 pairs): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
-    /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop, a branch a pair,
-    /// gained nothing (+2 % / −2 %). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured
-    /// on ARM hardware (under emulation, fewer instructions executed: `results/arm.md`).
+    /// Pairs of each far scan marked before it (the scan's head, `sparse/head.rs`; 0: none) by
+    /// default. On the Intel Xeon of results/bench.md (one thread, Officers 2^20 / Grundy's
+    /// game 2^21, none → 1024 pairs in lanes): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
+    /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop in lanes, a branch
+    /// a pair, gained nothing (+2 % / −2 %), its head stored in the rows ([`Tier::stores_head`])
+    /// −36 % / −37 % at 2048 pairs (512: −17 %, 1024: −31 % / −35 %, 3072 and 4096 less than
+    /// 2048). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured on ARM hardware (under
+    /// emulation, fewer instructions executed: `results/arm.md`).
     pub(crate) fn head_pairs(self) -> usize {
         match self.0 {
             TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
-            TierKind::Portable => 0,
+            TierKind::Portable => 2048,
+        }
+    }
+
+    /// Whether the scan's head is stored in the mark rows, a byte a pair as step 1's columns
+    /// (`Sparse::stored_heads`), rather than marked in lanes into key sets: the portable loops,
+    /// whose lane head (a compare and a branch a pair) gained nothing.
+    pub(crate) fn stores_head(self) -> bool {
+        match self.0 {
+            TierKind::Portable => true,
+            TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => false,
         }
     }
 

@@ -323,7 +323,9 @@ impl Sparse {
                 })
                 .collect();
             let bounds: Vec<u32> = open.iter().map(|&(c, _)| c.min(width as u32)).collect();
-            let heads = self.heads(vals, n0, scans.len(), part, &bounds);
+            let heads = self
+                .heads(vals, n0, scans.len(), part, &bounds)
+                .or_else(|| self.stored_heads(rows, vals, n0, scans.len(), part));
             for (i, (row, fs)) in rows.chunks_mut(stride).zip(scans.iter_mut()).enumerate() {
                 let (n, c) = (n0 + i, cursor.as_mut());
                 let head = heads.as_ref().map(|h| h.of(i));
@@ -553,7 +555,7 @@ impl Sparse {
         marked: FarScan,
         open: (u32, bool),
         cursor: Option<&mut Cursor>,
-        head: Option<(&[u32; 8], usize)>,
+        head: Option<(Option<&[u32; 8]>, usize)>,
     ) -> FarScan {
         let lim = part.lim;
         let (c, clipped) = open;
@@ -564,11 +566,16 @@ impl Sparse {
             at: 0,
             clipped,
         };
-        if let (Some((set, at)), Some(keys)) = (head, self.head_keys.as_ref()) {
-            if bound <= keys.limit() {
-                head_marks(self.tier, row, set, keys, bound as usize);
-                fs.at = at;
+        match (head, self.head_keys.as_ref()) {
+            (Some((Some(set), at)), Some(keys)) => {
+                if bound <= keys.limit() {
+                    head_marks(self.tier, row, set, keys, bound as usize);
+                    fs.at = at;
+                }
             }
+            // Stored in the row: every value of the head's pairs is marked.
+            (Some((None, at)), _) => fs.at = at,
+            _ => {}
         }
         targets.set_open(row, &self.rare, bound as usize);
         if part.resume && bound <= marked.bound {

@@ -20,6 +20,12 @@
 //! once a block (`HeadColumns`), and each register reads only its own (eighth session: 3
 //! vector operations a column and group of 8 on AVX2 instead of 3 a register; AVX-512 BW's
 //! 16-bit lanes read every register of every column: sorted, they were no faster).
+//!
+//! The portable loops store their head in the rows instead ([`Sparse::stored_heads`]): the
+//! same columns marked a byte a pair by step 1's kernel, every value, no key sets. Their lane
+//! head took a compare and a branch a pair and gained nothing; stored, 2048 pairs a heap cut
+//! Officers and Grundy's game by about a third (the hits of those pairs no longer go through
+//! the scan's per-hit path, and a stored pair costs less than a looked-up one).
 
 use super::*;
 use crate::engine::kernels::{head_lanes, HeadColumns, HeadKeys};
@@ -36,9 +42,10 @@ pub(super) struct Heads {
 }
 
 impl Heads {
-    /// Heap `i`'s set of keys and the first pair after its head.
-    pub(super) fn of(&self, i: usize) -> (&[u32; 8], usize) {
-        (&self.sets[i], self.at0 + i)
+    /// Heap `i`'s set of keys (none when the head is stored in the rows: see
+    /// [`Sparse::stored_heads`]) and the first pair after its head.
+    pub(super) fn of(&self, i: usize) -> (Option<&[u32; 8]>, usize) {
+        (self.sets.get(i), self.at0 + i)
     }
 }
 
@@ -63,7 +70,7 @@ impl Sparse {
     /// but 1 % of the values so far (a heap's least open common value, which bounds its
     /// targets, is its value for most heaps), unless [`Sparse::with_head`] said otherwise.
     pub(super) fn choose_head_keys(&self) -> Option<HeadKeys> {
-        if self.head_pairs == 0 {
+        if self.head_pairs == 0 || self.tier.stores_head() {
             return None;
         }
         if let Some(regs) = self.head_regs {
@@ -171,6 +178,71 @@ impl Sparse {
         );
         Some(Heads {
             sets,
+            at0: (base + x as isize) as usize,
+        })
+    }
+
+    /// The heads of the chunk of heaps `n0..n0 + count` (rows `stride` bytes apart) stored in
+    /// their rows, where the tier does so ([`Tier::stores_head`]): each heap's first `X` pairs
+    /// of its first split (`X` = the engine's head pairs) marked a byte a pair, every value
+    /// (they are options of the heap: exactness does not depend on them), as step 1 marks its
+    /// columns ([`mark_columns`]): pair `c` of heap `n0 + i` is `(base + i + c, lim − 1 − c)`,
+    /// the same second part for every heap. No branch a pair and no key sets, where the lane
+    /// head of the portable loops took a compare and a branch a pair; the heaps' hits in
+    /// these pairs no longer go through the scan's per-hit path. The same conditions as
+    /// [`Sparse::heads`]: a fresh scan and every head within its heap's first split.
+    pub(super) fn stored_heads<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        vals: &[T],
+        n0: usize,
+        count: usize,
+        part: Part,
+    ) -> Option<Heads> {
+        let x = self.head_pairs;
+        let s = self.moves.leave_two.first()?;
+        let lim = part.lim;
+        if !self.tier.stores_head() || x == 0 || count == 0 || part.resume || vals.len() < lim {
+            return None;
+        }
+        // Heap n0 + i scans from a0 = max(1, base + i), base = n0 + 1 − t − lim.
+        let base = (n0 + 1).checked_sub(s.take)? as isize - lim as isize;
+        if base + (x as isize) < 1 {
+            return None;
+        }
+        for i in 0..count {
+            let r = (n0 + i).checked_sub(s.take)?;
+            if r == 0 || base + (i + x) as isize > (last_pair(r, s.unequal) + 1) as isize {
+                return None;
+            }
+        }
+        let (stride, wmask) = (self.stride(), self.width - 1);
+        // Column c: first parts base + c + i, second part lim − 1 − c; the heaps whose first
+        // part would be below 1 have no such pair (their scans start at 1).
+        let mut whole = Vec::with_capacity(x);
+        for c in 0..x {
+            let g = vals[lim - 1 - c].get();
+            match usize::try_from(base + c as isize) {
+                Ok(q) if q >= 1 => whole.push((q, g)),
+                _ => {
+                    let j0 = (1 - base - c as isize) as usize;
+                    if j0 < count {
+                        let col = [(1, g)];
+                        mark_columns(
+                            &mut rows[j0 * stride..],
+                            stride,
+                            wmask,
+                            vals,
+                            &col,
+                            count - j0,
+                        );
+                    }
+                }
+            }
+        }
+        mark_columns(rows, stride, wmask, vals, &whole, count);
+        Some(Heads {
+            sets: Vec::new(),
             at0: (base + x as isize) as usize,
         })
     }
