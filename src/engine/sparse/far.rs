@@ -567,11 +567,9 @@ impl Sparse {
             clipped,
         };
         match (head, self.head_keys.as_ref()) {
-            (Some((Some(set), at)), Some(keys)) => {
-                if bound <= keys.limit() {
-                    head_marks(self.tier, row, set, keys, bound as usize);
-                    fs.at = at;
-                }
+            (Some((Some(set), at)), Some(keys)) if bound <= keys.limit() => {
+                head_marks(self.tier, row, set, keys, bound as usize);
+                fs.at = at;
             }
             // Stored in the row: every value of the head's pairs is marked.
             (Some((None, at)), _) => fs.at = at,
