@@ -818,25 +818,6 @@ pub(super) fn head_lanes(
     // again if those given are not).
     let mut made: Option<HeadColumns> = None;
     #[cfg(target_arch = "x86_64")]
-    if let Some(_proof) = tier.avx512bw() {
-        let left: Vec<u16> = left.iter().map(|&l| l as u16).collect();
-        macro_rules! regs {
-            ($h0:ident, $n:ident, $regs:ident, $out:ident, $($r:literal / $r2:literal),*) => {
-                match $regs {
-                    // SAFETY: the tier's proof says the processor has AVX-512 F and BW; bounds
-                    // checked above ($h0 a multiple of 32).
-                    $( $r => unsafe {
-                        avx512bw::head_lanes::<$r2>(&left[$h0..], right, $n, $out)
-                    }, )*
-                    _ => unreachable!("HeadKeys::REGS"),
-                }
-            };
-        }
-        return groups(32, out, &mut |h0, n, regs, out| {
-            regs!(h0, n, regs, out, 1 / 2, 2 / 4, 3 / 6, 4 / 8, 5 / 10, 8 / 16)
-        });
-    }
-    #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx2() {
         let cols = cols.fit(&mut made, left, keys.regs, 5);
         return groups(8, out, &mut |h0, n, regs, out| {
@@ -875,9 +856,9 @@ pub(super) fn head_lanes(
 /// operations a column and group of 8 heaps instead of 3 a register (about 3.9 registers a
 /// group on Officers). Each column of register `w` keeps its word XORed with the register's
 /// first key, so that the pair's key lies in `0..32` (`0..16`) exactly where it is in that
-/// register. Made once a block: the columns are the same for every chunk. (AVX-512 BW's heads
-/// read every register of every column: tried in 16-bit lanes, two registers of 16 keys a
-/// column, no faster.)
+/// register. Made once a block: the columns are the same for every chunk. The AVX-512 tiers
+/// run AVX2's head on these too: their own, 32 heaps in 16-bit lanes over every register of
+/// every column, was slower on Officers (tenth session, `results/avx2-methods.md` §16).
 #[derive(Debug, Clone, Default)]
 pub(super) struct HeadColumns {
     right: Vec<u32>,
@@ -900,9 +881,7 @@ impl HeadColumns {
         if tier.sorts_head_columns() {
             return Self::of_width(left, right, regs, 5);
         }
-        // The other tiers read `right` only (AVX-512 BW every register of every column: with
-        // columns by register in 16-bit lanes, user CPU was no faster on Officers and Grundy's
-        // game).
+        // NEON's and the portable loop read `right` only.
         HeadColumns {
             right: right.to_vec(),
             ..HeadColumns::default()

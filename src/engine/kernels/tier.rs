@@ -347,14 +347,15 @@ impl Tier {
 
     /// Whether the scan's head reads its columns sorted by the register of keys each can reach
     /// (`HeadColumns`, made once a block): AVX2's head kernel does (Officers 2^20 −6…−11 % on
-    /// the Intel Xeon); AVX-512 BW's reads every register of every column (the sorted form in
-    /// 16-bit lanes was no faster), NEON's and the portable loop read the columns as they are.
+    /// the Intel Xeon), and the AVX-512 tiers run it too: AVX-512 BW's own head (32 heaps in
+    /// 16-bit lanes, every register of every column) was slower on Officers (2^20, one thread,
+    /// min user CPU of 3: avx512bw 0.77 → 0.72 s, avx512vbmi 0.69 → 0.66–0.68 s with AVX2's)
+    /// and no faster on Grundy's game (1.09 s both, of 5). NEON's and the portable loop read
+    /// the columns as they are.
     pub(super) fn sorts_head_columns(self) -> bool {
         match self.0 {
-            TierKind::Avx2 => true,
-            TierKind::Portable | TierKind::Neon | TierKind::Avx512Bw | TierKind::Avx512Vbmi => {
-                false
-            }
+            TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => true,
+            TierKind::Portable | TierKind::Neon => false,
         }
     }
 
