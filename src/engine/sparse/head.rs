@@ -120,6 +120,29 @@ impl Sparse {
         self.head_lim = lim;
     }
 
+    /// Where the heads of heaps `n0..n0 + count` start in a far pass up to `lim`: heap `n0 + i`
+    /// scans from a0 = max(1, base + i), base = n0 + 1 − t − lim (t the first split's take),
+    /// and its head is the pairs a = base + i + c, c < the head's pairs, those with a ≥ 1.
+    /// `base`, when some head has such a pair and every heap's head lies within its first
+    /// split's pairs; shared by the heads in lanes ([`Sparse::heads`]) and stored in the rows
+    /// ([`Sparse::stored_heads`]).
+    fn head_base(&self, n0: usize, count: usize, lim: usize) -> Option<isize> {
+        let x = self.head_pairs;
+        let s = self.moves.leave_two.first()?;
+        let base = (n0 + 1).checked_sub(s.take)? as isize - lim as isize;
+        if base + (x as isize) < 1 {
+            return None;
+        }
+        for i in 0..count {
+            let r = (n0 + i).checked_sub(s.take)?;
+            // A split of nothing has no pairs (and `last_pair` wants r ≥ 1).
+            if r == 0 || base + (i + x) as isize > (last_pair(r, s.unequal) + 1) as isize {
+                return None;
+            }
+        }
+        Some(base)
+    }
+
     /// The heads of the chunk of heaps `n0..n0 + count` for a far pass `part` that scans, when
     /// the engine has them and they apply: words for the heaps below `part.lim` (see
     /// [`Sparse::refresh_head`]), a fresh scan (not resumed), and every heap's head within its
@@ -136,27 +159,14 @@ impl Sparse {
     ) -> Option<Heads> {
         let keys = self.head_keys.as_ref()?;
         let x = self.head_pairs;
-        let s = self.moves.leave_two.first()?;
         let lim = part.lim;
         if x == 0 || count == 0 || part.resume || lim != self.head_lim || vals.len() < lim {
             return None;
         }
-        // Heap n0 + i scans from a0 = max(1, base + i), base = n0 + 1 − t − lim; its head is
-        // the pairs a = base + i + c, c < x, those with a ≥ 1 (the words before heap 1 are
-        // NONE).
-        let base = (n0 + 1).checked_sub(s.take)? as isize - lim as isize;
-        if base + (x as isize) < 1 || base + (HEAD_PAD as isize) < 0 {
+        // The words before heap 1 are NONE.
+        let base = self.head_base(n0, count, lim)?;
+        if base + (HEAD_PAD as isize) < 0 {
             return None;
-        }
-        for i in 0..count {
-            let r = (n0 + i).checked_sub(s.take)?;
-            // A split of nothing has no pairs (and `last_pair` wants r ≥ 1).
-            if r == 0 {
-                return None;
-            }
-            if base + (i + x) as isize > (last_pair(r, s.unequal) + 1) as isize {
-                return None;
-            }
         }
         let from = (base + HEAD_PAD as isize) as usize;
         let left = self
@@ -200,22 +210,11 @@ impl Sparse {
         part: Part,
     ) -> Option<Heads> {
         let x = self.head_pairs;
-        let s = self.moves.leave_two.first()?;
         let lim = part.lim;
         if !self.tier.stores_head() || x == 0 || count == 0 || part.resume || vals.len() < lim {
             return None;
         }
-        // Heap n0 + i scans from a0 = max(1, base + i), base = n0 + 1 − t − lim.
-        let base = (n0 + 1).checked_sub(s.take)? as isize - lim as isize;
-        if base + (x as isize) < 1 {
-            return None;
-        }
-        for i in 0..count {
-            let r = (n0 + i).checked_sub(s.take)?;
-            if r == 0 || base + (i + x) as isize > (last_pair(r, s.unequal) + 1) as isize {
-                return None;
-            }
-        }
+        let base = self.head_base(n0, count, lim)?;
         let (stride, wmask) = (self.stride(), self.width - 1);
         // Column c: first parts base + c + i, second part lim − 1 − c; the heaps whose first
         // part would be below 1 have no such pair (their scans start at 1).
