@@ -1,14 +1,14 @@
 //! The loops with the first AVX-512 extensions (F, BW, VL, DQ, CD: Skylake-SP, Cascade Lake,
 //! and every later AVX-512 processor): step 1 in lanes, 32 heaps a register of 16-bit lanes as
-//! on VBMI, with the class test done by shifts instead of BITALG's `vpopcntw`, and each heap's
-//! keys read into its row 64 values a step with in-lane byte shuffles (`vpshufb`) instead of
-//! VBMI's two-register permutations; the scan over byte values 64 pairs a step, on AVX2's key set
-//! of the targets. Also small mode's far marks (F only), the search for the least open value and
-//! the targets' set (F, BW), which VBMI's tier shares.
+//! on VBMI, with the class test done by shifts instead of BITALG's `vpopcntw`, two columns'
+//! marks ORed in by one `vpternlogd`, and each heap's keys read into its row 64 values a step
+//! with in-lane byte shuffles (`vpshufb`) instead of VBMI's two-register permutations; the
+//! scan's head on AVX2's sorted columns, 16 heaps a register of 32-bit lanes. Also small mode's
+//! far marks (F only), the search for the least open value and the targets' set (F, BW), which
+//! VBMI's tier shares. The scans are AVX2's, in runs (`Tier::scan_runs`): this tier's own, 64
+//! pairs a step in order, were slower (results/avx2-methods.md §17).
 
-use super::avx2::without_key;
-use super::tier::TargetSet;
-use super::{scan_tail, Cell, Columns, LaneKeys, ScanKeys, Targets};
+use super::{Cell, Columns, HeadColumns, LaneKeys};
 use std::arch::x86_64::*;
 
 /// [`super::lane_marks`] (its checks done) with `R` registers of 16 keys a lane (at most 16:
@@ -41,7 +41,7 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
         let n = (len - h0).min(32);
         let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let mut acc = [_mm512_setzero_si512(); R];
-        for (q, g) in cols.iter().flat_map(Columns::iter) {
+        let key_of = |q: usize, g: u32| -> __m512i {
             assert!(q <= vals.len() - len, "a column past the values");
             // SAFETY: q + h0 + n ≤ q + len ≤ vals.len(): the lanes loaded are in bounds.
             let x = unsafe {
@@ -67,10 +67,20 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
                 let common = _mm512_test_epi16_mask(odd, one);
                 _mm512_mask_mov_epi16(none, common, key)
             };
+            key
+        };
+        // Two columns a step: their marks in register w (1 << (key − 16w), 0 where that is
+        // not in 0..16) ORed in by one `vpternlogd`.
+        let mut it = cols.iter().flat_map(Columns::iter);
+        while let Some((q, g)) = it.next() {
+            let k0 = key_of(q, g);
+            // A missing second column's key marks nothing.
+            let k1 = it.next().map_or(none, |(q, g)| key_of(q, g));
             for (w, a) in acc.iter_mut().enumerate() {
-                // 1 << (key − 16w) in register w; 0 where that is not in 0..16.
-                let shift = _mm512_sub_epi16(key, _mm512_set1_epi16(16 * w as i16));
-                *a = _mm512_or_si512(*a, _mm512_sllv_epi16(one, shift));
+                let less = _mm512_set1_epi16(16 * w as i16);
+                let s0 = _mm512_sllv_epi16(one, _mm512_sub_epi16(k0, less));
+                let s1 = _mm512_sllv_epi16(one, _mm512_sub_epi16(k1, less));
+                *a = _mm512_ternarylogic_epi32(*a, s0, s1, 0xFE);
             }
         }
         for (w, a) in acc.iter().enumerate() {
@@ -101,6 +111,66 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
             }
         }
     }
+}
+
+/// [`super::head_lanes`] with AVX-512 F for the 16 heaps whose words start `left` (one a
+/// 32-bit lane; those from `count` on are not written), their keys in `regs` registers of 32
+/// a lane (the others zero), each register over its own columns ([`HeadColumns`]); then
+/// written out heap by heap.
+///
+/// # Safety
+/// The processor must have AVX-512 F; `left.len() ≥ cols.right().len() + 15`.
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn head_lanes(
+    left: &[u32],
+    cols: &HeadColumns,
+    count: usize,
+    regs: usize,
+    out: &mut [[u32; 8]],
+) {
+    assert!(
+        count <= 16 && regs <= 8 && out.len() >= count && left.len() >= cols.right().len() + 15
+    );
+    let mut lanes = [[0u32; 16]; 8];
+    for (w, lane) in lanes.iter_mut().enumerate().take(regs) {
+        // SAFETY: every column c of `cols` is below `right().len()`: c + 16 ≤ left.len().
+        let acc = unsafe { head_register(left, cols.of(w)) };
+        // SAFETY: 64 bytes into a [u32; 16].
+        unsafe { _mm512_storeu_si512(lane.as_mut_ptr() as *mut __m512i, acc) };
+    }
+    for (k, set) in out[..count].iter_mut().enumerate() {
+        *set = std::array::from_fn(|w| lanes[w][k]);
+    }
+}
+
+/// One register of [`head_lanes`] for the 16 heaps whose words start `left`: bit `key − 32w`
+/// of each column `[c, q]` (`q` the column's word XORed with `32w`), where `left[c + i] ^ q`
+/// is below 32; two columns a step, their marks ORed in by one `vpternlogd`. A function of
+/// its own, so that its registers are allocated for this loop alone.
+///
+/// # Safety
+/// The processor must have AVX-512 F; `c + 16 ≤ left.len()` for every column.
+#[inline(never)]
+#[target_feature(enable = "avx512f")]
+unsafe fn head_register(left: &[u32], cols: &[[u32; 2]]) -> __m512i {
+    let one = _mm512_set1_epi32(1);
+    let bit = |col: &[u32; 2]| {
+        // SAFETY: c + 16 ≤ left.len() (this function's contract).
+        unsafe {
+            let l = _mm512_loadu_si512(left.as_ptr().add(col[0] as usize) as *const __m512i);
+            // 0 where the pair's key is not in this register (or it is common, or left out).
+            _mm512_sllv_epi32(one, _mm512_xor_si512(l, _mm512_set1_epi32(col[1] as i32)))
+        }
+    };
+    let mut a = _mm512_setzero_si512();
+    let mut pairs = cols.chunks_exact(2);
+    for two in &mut pairs {
+        a = _mm512_ternarylogic_epi32(a, bit(&two[0]), bit(&two[1]), 0xFE);
+    }
+    if let [col] = pairs.remainder() {
+        a = _mm512_or_si512(a, bit(col));
+    }
+    a
 }
 
 /// 0xFF in the lanes of the 64 bytes `k` that are in the 256-bit set whose bytes 0–15 are
@@ -201,187 +271,4 @@ pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end:
         };
         _mm512_testn_epi8_mask(r, r) & _mm512_test_epi8_mask(c, c)
     })
-}
-
-/// Steps of 64 pairs between two looks at the hits of [`scan_u8`], once the first few are done
-/// (as AVX2's scan, whose steps are half as long).
-const BATCH: usize = 2;
-/// Steps met one by one at the start of [`scan_u8`] (where targets are many).
-const FIRST: usize = 2;
-
-/// The 256-bit `set` as [`key_hits`] wants it: bytes 0–15, and bytes 16–31, in all four lanes.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-fn quarters(set: __m256i) -> (__m512i, __m512i) {
-    (
-        _mm512_broadcast_i32x4(_mm256_castsi256_si128(set)),
-        _mm512_broadcast_i32x4(_mm256_extracti128_si256::<1>(set)),
-    )
-}
-
-/// The values `left[a + i] ^ right[rr − a − i]`, `i < 64`, of byte cells: the right side
-/// reversed with an in-lane byte shuffle and a swap of the lanes (no VBMI).
-///
-/// # Safety
-/// `a + 64 ≤ left.len()`, `a + 63 ≤ rr < right.len() + a`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn pairs_u8(left: &[u8], right: &[u8], rr: usize, a: usize) -> __m512i {
-    let rev = _mm512_set4_epi32(0x0001_0203, 0x0405_0607, 0x0809_0a0b, 0x0c0d_0e0f);
-    // SAFETY: the caller keeps both 64-byte loads in bounds.
-    unsafe {
-        let l = _mm512_loadu_si512(left.as_ptr().add(a) as *const __m512i);
-        let r = _mm512_loadu_si512(right.as_ptr().add(rr - a - 63) as *const __m512i);
-        let r = _mm512_shuffle_epi8(r, rev);
-        _mm512_xor_si512(l, _mm512_shuffle_i64x2::<0x1B>(r, r))
-    }
-}
-
-/// [`super::scan`] over byte values with the targets' key set of AVX2 (below 256 a key is its
-/// value), 64 pairs a step: each value looked up in the set with in-lane byte shuffles
-/// ([`key_hits`]), the hits of a batch of steps met afterwards in order, as AVX2's
-/// `scan_steps` does 32 at a time; the stop is the pair after the one that met the last target,
-/// exactly as the portable scan's.
-///
-/// # Safety
-/// The processor must have AVX-512 F, BW, VL and AVX2; `hi ≤ left.len()`, `hi ≤ rr + 1`,
-/// `rr − lo < right.len()`; the targets keep AVX2's key set.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,popcnt")]
-pub(super) unsafe fn scan_u8(
-    row: &mut [u8],
-    tg: &mut Targets<u8>,
-    left: &[u8],
-    right: &[u8],
-    rr: usize,
-    lo: usize,
-    hi: usize,
-) -> Option<usize> {
-    debug_assert!(tg.set == TargetSet::Avx2Keys && tg.width <= 256);
-    // SAFETY: the 32 bytes of the key set.
-    let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
-    let (mut below, mut above) = quarters(set);
-    let mut xs = [[0u8; 64]; BATCH];
-    let mut hits = [0u64; BATCH];
-    let mut a = lo;
-    let mut steps = 0;
-    let found = 'scan: {
-        while a + 64 <= hi {
-            let batch = if steps < FIRST { 1 } else { BATCH }.min((hi - a) / 64);
-            let mut any = 0;
-            for j in 0..batch {
-                // SAFETY: a + 64 (j + 1) ≤ hi ≤ left.len(); rr − a − 64j − 63 ≥ rr + 1 − hi;
-                // 64 bytes into xs[j].
-                let x = unsafe { pairs_u8(left, right, rr, a + 64 * j) };
-                unsafe { _mm512_storeu_si512(xs[j].as_mut_ptr() as *mut __m512i, x) };
-                hits[j] = _mm512_movepi8_mask(key_hits(x, below, above));
-                any |= hits[j];
-            }
-            if any != 0 {
-                for j in 0..batch {
-                    let mut h = hits[j];
-                    while h != 0 {
-                        let i = h.trailing_zeros() as usize;
-                        h &= h - 1;
-                        // A value met twice in the batch is a target only the first time.
-                        let (k, target) = tg.meet_any(xs[j][i], row);
-                        set = without_key(set, k, target);
-                        if tg.need == 0 {
-                            break 'scan Some(a + 64 * j + i + 1);
-                        }
-                    }
-                }
-                (below, above) = quarters(set);
-            }
-            a += 64 * batch;
-            steps += batch;
-        }
-        None
-    };
-    // SAFETY: as above.
-    unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
-    found.or_else(|| scan_tail(row, tg, left, right, rr, a, hi))
-}
-
-/// [`super::scan_keys`] (its checks done) with AVX2's key set of the targets, 64 pairs a step:
-/// the left and right keys of a step are one load each (the right side is stored reversed),
-/// their XOR looked up in the key set with in-lane byte shuffles ([`key_hits`]); a heap that is
-/// a rare position is left out (its pair's value is common); a hit's key names its rare value,
-/// which is met in the set of values. The hits of a batch of steps are met afterwards, in order,
-/// so the stop is the pair after the one that met the last target, as AVX2's.
-///
-/// # Safety
-/// The processor must have AVX-512 F, BW, VL and AVX2; the chunks must be within the keys
-/// (`keys.chunks_end(r, lo, end, _) == end`), the targets keyed as the scan's keys are.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,popcnt")]
-pub(super) unsafe fn scan_keys(
-    row: &mut [u8],
-    tg: &mut Targets<u16>,
-    keys: &ScanKeys,
-    r: usize,
-    lo: usize,
-    end: usize,
-) -> Result<usize, usize> {
-    debug_assert!(tg.set == TargetSet::Avx2Keys);
-    let (left, left_rare, right) = keys.sides(r, lo);
-    assert!(end <= left.len() && end - lo <= right.len() && row.len() >= 512);
-    let shift = lo & 7;
-    // SAFETY: the 32 bytes of the key set.
-    let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
-    let (mut below, mut above) = quarters(set);
-    let mut xs = [[0u8; 64]; BATCH];
-    let mut hits = [0u64; BATCH];
-    let mut a = lo;
-    let mut steps = 0;
-    let found = 'scan: {
-        while a + 64 <= end {
-            let batch = if steps < FIRST { 1 } else { BATCH }.min((end - a) / 64);
-            let mut any = 0;
-            for j in 0..batch {
-                let at = a + 64 * j;
-                // SAFETY: at + 64 ≤ end ≤ left.len(), at − lo + 64 ≤ right.len() (checked
-                // above); the bitmap has 16 bytes past the byte of heap left.len() − 1; 64 bytes
-                // into xs[j].
-                let (x, rare) = unsafe {
-                    let l = _mm512_loadu_si512(left.as_ptr().add(at) as *const __m512i);
-                    let g = _mm512_loadu_si512(right.as_ptr().add(at - lo) as *const __m512i);
-                    let bits = left_rare.as_ptr().add(at >> 3) as *const [u8; 16];
-                    let rare = (u128::from_le_bytes(bits.read_unaligned()) >> shift) as u64;
-                    let x = _mm512_xor_si512(l, g);
-                    _mm512_storeu_si512(xs[j].as_mut_ptr() as *mut __m512i, x);
-                    (x, rare)
-                };
-                hits[j] = _mm512_movepi8_mask(key_hits(x, below, above)) & !rare;
-                any |= hits[j];
-            }
-            if any != 0 {
-                for j in 0..batch {
-                    let mut h = hits[j];
-                    while h != 0 {
-                        let i = h.trailing_zeros() as usize;
-                        h &= h - 1;
-                        // A hit's key names its rare value, a pair's: marked whether or not it
-                        // is a target still, and taken out of both sets.
-                        let k = xs[j][i];
-                        let v = keys.rare_value(k) as usize;
-                        let byte = &mut tg.values[v >> 3];
-                        tg.need -= usize::from((*byte >> (v & 7)) & 1);
-                        *byte &= !(1 << (v & 7));
-                        set = without_key(set, k, 1);
-                        // SAFETY: rare values are below 512 ≤ row.len() (checked above).
-                        unsafe { *row.get_unchecked_mut(v) = 1 };
-                        if tg.need == 0 {
-                            break 'scan Ok(a + 64 * j + i + 1);
-                        }
-                    }
-                }
-                (below, above) = quarters(set);
-            }
-            a += 64 * batch;
-            steps += batch;
-        }
-        Err(a)
-    };
-    // SAFETY: as above.
-    unsafe { _mm256_storeu_si256(tg.keys.as_mut_ptr() as *mut __m256i, set) };
-    found
 }

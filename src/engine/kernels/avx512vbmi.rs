@@ -360,6 +360,7 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
         let n = (len - h0).min(32);
         let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let mut acc = [_mm512_setzero_si512(); R];
+        let mut held: Option<__m512i> = None;
         for (q, g) in cols.iter().flat_map(Columns::iter) {
             assert!(q <= vals.len() - len, "a column past the values");
             // SAFETY: q + h0 + n ≤ q + len ≤ vals.len(): the lanes loaded are in bounds.
@@ -382,9 +383,22 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
                     _mm512_test_epi16_mask(_mm512_popcnt_epi16(_mm512_and_si512(x, mask)), one);
                 _mm512_mask_mov_epi16(none, common, key)
             };
+            // Two columns a step: their marks in register w (1 << (key − 16w), 0 where that
+            // is not in 0..16) ORed in by one `vpternlogd` (as AVX-512 BW's lanes).
+            let Some(k0) = held.take() else {
+                held = Some(key);
+                continue;
+            };
             for (w, a) in acc.iter_mut().enumerate() {
-                // 1 << (key − 16w) in register w; 0 where that is not in 0..16.
-                let shift = _mm512_sub_epi16(key, _mm512_set1_epi16(16 * w as i16));
+                let less = _mm512_set1_epi16(16 * w as i16);
+                let s0 = _mm512_sllv_epi16(one, _mm512_sub_epi16(k0, less));
+                let s1 = _mm512_sllv_epi16(one, _mm512_sub_epi16(key, less));
+                *a = _mm512_ternarylogic_epi32(*a, s0, s1, 0xFE);
+            }
+        }
+        if let Some(k0) = held {
+            for (w, a) in acc.iter_mut().enumerate() {
+                let shift = _mm512_sub_epi16(k0, _mm512_set1_epi16(16 * w as i16));
                 *a = _mm512_or_si512(*a, _mm512_sllv_epi16(one, shift));
             }
         }

@@ -7,9 +7,9 @@
 //! - `portable.rs`: plain Rust over fixed-size chunks, written so that the compiler vectorises
 //!   it (at 128 bits on the baseline: SSE2, NEON); every other version is tested against it;
 //! - `avx2.rs`: the scans 32 pairs a step with byte shuffles, step 1 and the scan's head in
-//!   32-bit lanes (the head on every x86-64 vector tier);
-//! - `avx512bw.rs`: step 1 in 16-bit lanes, 32 heaps a register, with AVX-512 F/BW only
-//!   (Skylake-SP, Cascade Lake);
+//!   32-bit lanes (the head's sorted columns on every x86-64 vector tier);
+//! - `avx512bw.rs`: step 1 in 16-bit lanes, 32 heaps a register, and the scan's head 16 heaps
+//!   a register, with AVX-512 F/BW only (Skylake-SP, Cascade Lake);
 //! - `avx512vbmi.rs`: the scans 64 pairs a step with byte permutations and compress, small
 //!   mode's near pairs and scan (Ice Lake, Zen 4);
 //! - `neon.rs` (aarch64): the scans 32 pairs a step with `tbl` lookups in the set of the
@@ -505,8 +505,9 @@ impl Columns<'_> {
 /// Step 1 in vector lanes: for every column `(q, g)` of `cols`, marks `vals[q + k] ^ g` in row
 /// `k` of `rows` for `k < len` (rows `stride` bytes apart, `width` bytes used), like
 /// [`mark_columns`], but only the common values with a key ([`LaneKeys`]). 32 heaps at a time,
-/// one per 16-bit lane, their marks kept in registers of 16 keys a lane (a subtraction, a shift
-/// and an OR a register per 32 pairs, no store per pair), then ORed into the rows. About three
+/// one per 16-bit lane, their marks kept in registers of 16 keys a lane (a subtraction and a
+/// shift a register per 32 pairs, two columns' marks ORed in by one `vpternlogd`, no store per
+/// pair), then ORed into the rows. About three
 /// times faster than a store per pair with 8 registers (Officers' columns, AVX-512 on Zen 4:
 /// 0.13 against 0.43 ns a pair). With AVX2, 8 heaps at a time in 32-bit lanes
 /// (`avx2::lane_marks`), and with NEON 8 at a time in 16-bit lanes (`neon::lane_marks`), which
@@ -774,8 +775,9 @@ impl HeadKeys {
 /// With AVX2, 8 heaps at a time, one per 32-bit lane, as step 1's lanes ([`lane_marks`]): an
 /// XOR, a shift and an OR a register a column, no per-pair branch or store, and only the
 /// columns that can reach the register ([`HeadColumns`]: `cols` when they fit these heaps'
-/// words, else made here); with AVX-512 BW, 32 heaps at a time in 16-bit lanes; with NEON, 8
-/// in 16-bit lanes. Each lane group (8 heaps on AVX2 and NEON, 32 on AVX-512 BW) takes the fewest
+/// words, else made here); with AVX-512 F, the same 16 heaps at a time, two columns a
+/// `vpternlogd`; with NEON, 8 in 16-bit lanes. Each lane group (8 heaps on AVX2 and NEON, 16
+/// on AVX-512) takes the fewest
 /// registers whose keys hold the rare values below the largest of its heaps' `bounds` (a
 /// heap's least open common value, at most [`HeadKeys::limit`]; 0 for a heap that wants no
 /// head): the keys past them are not looked for (Officers at 2^20: 3.9 registers a group of 8
@@ -784,8 +786,7 @@ impl HeadKeys {
 /// of real pairs, right either way). Needs
 /// `out.len() ≥ count`, `bounds.len() ≥ count` and `left.len() ≥` `count` rounded up to 32,
 /// plus `cols.right().len()`; every word below 2^16 (in 32 bits: AVX2 XORs the heaps' words straight
-/// from memory and broadcasts a column's with one load; AVX-512 BW's 16-bit lanes read a copy
-/// in 16 bits made a call).
+/// from memory and broadcasts a column's with one load).
 #[inline(always)]
 pub(super) fn head_lanes(
     tier: Tier,
@@ -817,6 +818,15 @@ pub(super) fn head_lanes(
     // The columns by register, for the registers of the keys and these heaps' words (made
     // again if those given are not).
     let mut made: Option<HeadColumns> = None;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(_proof) = tier.avx512bw() {
+        let cols = cols.fit(&mut made, left, keys.regs, 5);
+        return groups(16, out, &mut |h0, n, regs, out| {
+            // SAFETY: the tier's proof says the processor has AVX-512 F; `left[h0..]` holds
+            // `right.len()` + 15 words and more (checked above, h0 a multiple of 16).
+            unsafe { avx512bw::head_lanes(&left[h0..], cols, n, regs, out) }
+        });
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(_proof) = tier.avx2() {
         let cols = cols.fit(&mut made, left, keys.regs, 5);
@@ -1366,17 +1376,6 @@ pub(super) fn scan<T: Cell>(
         TargetSet::NeonKeys => unreachable!("an aarch64 tier"),
         #[cfg(target_arch = "x86_64")]
         TargetSet::Avx2Keys => {
-            if let Some(_proof) = tg.tier.avx512bw() {
-                if let (Some(l), Some(r), Some(t)) = (
-                    cast::<T, u8>(left),
-                    cast::<T, u8>(right),
-                    cast_mut::<T, u8>(tg),
-                ) {
-                    // SAFETY: the tier's proof says the processor has AVX-512 BW and AVX2;
-                    // bounds checked above.
-                    return unsafe { avx512bw::scan_u8(row, t, l, r, rr, lo, hi) };
-                }
-            }
             let _proof = tg.tier.avx2().expect("AVX2 keys on an AVX2 tier");
             on_cells!(avx2);
         }
@@ -1443,9 +1442,6 @@ pub(super) fn scan_keys<T: Cell>(
             check();
             // The targets' keys leave out the bit the scan's keys do.
             assert_eq!(t.low, (1 << keys.bit()) - 1, "keys of another mask");
-            if let Some(_proof) = t.tier.avx512bw() {
-                return unsafe { avx512bw::scan_keys(row, t, keys, r, lo, end) };
-            }
             let _proof = t.tier.avx2().expect("AVX2 keys on an AVX2 tier");
             unsafe { avx2::scan_keys(row, t, keys, r, lo, end) }
         }

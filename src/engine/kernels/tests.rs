@@ -779,7 +779,14 @@ fn head_lanes_and_marks_as_the_definition_says() {
             }
             // Heaps' words of values below 64 as well (the heads' first heaps: each column
             // then reaches one register, `HeadColumns`), or below 128 (two).
-            let sizes = [(1usize, 1usize), (7, 40), (8, 64), (37, 300), (128, 1024)];
+            let sizes = [
+                (1usize, 1usize),
+                (7, 40),
+                (8, 64),
+                (17, 33),
+                (37, 300),
+                (128, 1024),
+            ];
             for ((count, x), small) in sizes
                 .into_iter()
                 .flat_map(|s| [(s, 512), (s, 64), (s, 128)])

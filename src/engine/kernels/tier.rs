@@ -70,7 +70,8 @@ tiers! { $
     /// x86-64 with AVX2 (Haswell, Zen 1–3): 32 pairs a step, step 1 in 8 lanes of 32 bits.
     Avx2 "avx2" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt"];
     /// x86-64 with the first AVX-512 extensions (Skylake-SP, Cascade Lake: F, BW, VL, DQ, CD),
-    /// no VBMI: step 1 in 32 lanes of 16 bits, the AVX2 scans.
+    /// no VBMI: step 1 in 32 lanes of 16 bits, the scan's head in 16 lanes of 32 bits, the
+    /// AVX2 scans (in runs).
     Avx512Bw "avx512bw" "x86_64" ["avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"];
     /// x86-64 with the AVX-512 extensions of Ice Lake and Zen 4 (also VBMI, VBMI2, BITALG):
     /// scans of 64 pairs with byte permutations and compress.
@@ -347,11 +348,11 @@ impl Tier {
 
     /// Whether the scan's head reads its columns sorted by the register of keys each can reach
     /// (`HeadColumns`, made once a block): AVX2's head kernel does (Officers 2^20 −6…−11 % on
-    /// the Intel Xeon), and the AVX-512 tiers run it too: AVX-512 BW's own head (32 heaps in
-    /// 16-bit lanes, every register of every column) was slower on Officers (2^20, one thread,
-    /// min user CPU of 3: avx512bw 0.77 → 0.72 s, avx512vbmi 0.69 → 0.66–0.68 s with AVX2's)
-    /// and no faster on Grundy's game (1.09 s both, of 5). NEON's and the portable loop read
-    /// the columns as they are.
+    /// the Intel Xeon), and the AVX-512 tiers' (16 heaps in 32-bit lanes) too: AVX-512 BW's
+    /// first head (32 heaps in 16-bit lanes, every register of every column) was slower on
+    /// Officers (2^20, one thread, min user CPU of 3: avx512bw 0.77 → 0.72 s, avx512vbmi 0.69
+    /// → 0.66–0.68 s with AVX2's) and no faster on Grundy's game (1.09 s both, of 5). NEON's
+    /// and the portable loop read the columns as they are.
     pub(super) fn sorts_head_columns(self) -> bool {
         match self.0 {
             TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => true,
@@ -360,11 +361,13 @@ impl Tier {
     }
 
     /// Runs the far scans take their steps from in turn, by default (`kernels/runs.rs`; 1: in
-    /// order). Only the AVX2 loops take runs.
+    /// order). Only the AVX2 loops take runs, which the AVX-512 BW tier runs too: its own
+    /// scans of 64 pairs a step, in order, were slower than AVX2's in four runs (Intel Xeon,
+    /// one thread, Grundy's game 2^21: 1.20 → 0.99 s with its lanes' change, results/avx2-methods.md §17).
     pub(crate) fn scan_runs(self) -> usize {
         match self.0 {
-            TierKind::Avx2 => 4,
-            TierKind::Portable | TierKind::Neon | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1,
+            TierKind::Avx2 | TierKind::Avx512Bw => 4,
+            TierKind::Portable | TierKind::Neon | TierKind::Avx512Vbmi => 1,
         }
     }
 
