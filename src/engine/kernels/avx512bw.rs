@@ -1,8 +1,8 @@
 //! The loops with the first AVX-512 extensions (F, BW, VL, DQ, CD: Skylake-SP, Cascade Lake,
 //! and every later AVX-512 processor): step 1 in lanes, 32 heaps a register of 16-bit lanes as
 //! on VBMI, with the class test done by shifts instead of BITALG's `vpopcntw`, two columns'
-//! marks ORed in by one `vpternlogd`, and each heap's keys read into its row 64 values a step
-//! with in-lane byte shuffles (`vpshufb`) instead of VBMI's two-register permutations; the
+//! marks ORed in by one `vpternlogd`, and each heap's keys spread into its row 64 values a step
+//! with two `pdep` (BMI2) and a byte mask instead of VBMI's two-register permutations; the
 //! scan's head on AVX2's sorted columns, 16 heaps a register of 32-bit lanes. Also small mode's
 //! far marks (F only), the search for the least open value and the targets' set (F, BW), which
 //! VBMI's tier shares. The scans are AVX2's, in runs (`Tier::scan_runs`): this tier's own, 64
@@ -15,9 +15,9 @@ use std::arch::x86_64::*;
 /// 256 keys): `used` bytes of each row, a multiple of 64, at most 512.
 ///
 /// # Safety
-/// The processor must have AVX-512 F, BW and VL; `len ≤ vals.len()`, `(len − 1) · stride + used ≤
-/// rows.len()`, cells of 8 or 16 bits. A column with `q + len > vals.len()` panics.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+/// The processor must have AVX-512 F, BW and VL, and BMI2; `len ≤ vals.len()`, `(len − 1) ·
+/// stride + used ≤ rows.len()`, cells of 8 or 16 bits. A column with `q + len > vals.len()` panics.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi2")]
 pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>(
     rows: &mut [u8],
     stride: usize,
@@ -37,6 +37,7 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
     let nibble = _mm512_set1_epi16(15);
     // The 256-bit key set of one heap, 16 keys a word.
     let mut lanes = [[0u16; 32]; 16];
+    let spread = Spread::of(keys);
     for h0 in (0..len).step_by(32) {
         let n = (len - h0).min(32);
         let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
@@ -88,27 +89,72 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
             unsafe { _mm512_storeu_si512(lanes[w].as_mut_ptr() as *mut __m512i, *a) };
         }
         for k in 0..n {
-            // The keys of heap h0 + k: key i is bit i & 7 of byte i >> 3.
-            let mut words = [0u16; 16];
+            // The keys of heap h0 + k: key i is bit i & 63 of word i >> 6.
+            let mut set = [0u64; 4];
             for (w, lane) in lanes.iter().take(R).enumerate() {
-                words[w] = lane[k];
+                set[w / 4] |= u64::from(lane[k]) << (16 * (w % 4));
             }
-            // SAFETY: 32 bytes of a [u16; 16].
-            let set = unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) };
-            let below = _mm512_broadcast_i32x4(_mm256_castsi256_si128(set));
-            let above = _mm512_broadcast_i32x4(_mm256_extracti128_si256::<1>(set));
-            let row = rows[(h0 + k) * stride..].as_mut_ptr();
-            for c in (0..used).step_by(64) {
-                // SAFETY: c + 64 ≤ 512 bytes of the tables; (h0 + k) · stride + c + 64 ≤
-                // (len − 1) · stride + used ≤ rows.len().
-                unsafe {
-                    let key = _mm512_loadu_si512(keys.key_of.as_ptr().add(c) as *const __m512i);
-                    let cls = _mm512_loadu_si512(keys.common.as_ptr().add(c) as *const __m512i);
-                    let at = row.add(c) as *mut __m512i;
-                    let hit = _mm512_and_si512(key_hits(key, below, above), cls);
-                    _mm512_storeu_si512(at, _mm512_or_si512(_mm512_loadu_si512(at), hit));
-                }
-            }
+            // SAFETY: (h0 + k) · stride + used ≤ (len − 1) · stride + used ≤ rows.len().
+            unsafe { mark_row(&mut rows[(h0 + k) * stride..], &set, used, keys, &spread) };
+        }
+    }
+}
+
+/// How a heap's set of keys ([`LaneKeys`]) spreads over the values of its row, 64 a step.
+struct Spread {
+    /// The mask's lowest bit `b` (the bit a key leaves out) …
+    b: usize,
+    /// … the bits below it …
+    low: usize,
+    /// … and, for `b < 6`, the values below 64 with bit `b` set.
+    odd: u64,
+}
+
+impl Spread {
+    /// For the keys `keys`.
+    fn of(keys: &LaneKeys) -> Spread {
+        let b = keys.low.count_ones() as usize;
+        Spread {
+            b,
+            low: usize::from(keys.low),
+            odd: (0..64)
+                .filter(|i| i >> b & 1 == 1)
+                .fold(0, |m, i| m | 1 << i),
+        }
+    }
+}
+
+/// Marks in `row` the common values below `used` (a multiple of 64, at most 512) whose key is
+/// in `set` (key `i` is bit `i & 63` of word `i >> 6`): the 64 values of a step have 64 keys in
+/// a row (the mask's lowest bit `b` ≥ 6) or 32, each twice (`b` < 6: the values with bit `b`
+/// clear, and with it set), so a step's marks are a word of the set, or its 32 bits spread
+/// with two `pdep`, then a mask over the row's bytes: no lookup a value (it had three byte
+/// shuffles a step: a seventh of step 1's time on Officers).
+///
+/// # Safety
+/// The processor must have AVX-512 F and BW and BMI2; `used ≤ row.len()`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+unsafe fn mark_row(row: &mut [u8], set: &[u64; 4], used: usize, keys: &LaneKeys, spread: &Spread) {
+    debug_assert!(used.is_multiple_of(64) && used <= 512 && used <= row.len());
+    let Spread { b, low, odd } = *spread;
+    for c in (0..used).step_by(64) {
+        // The values c .. c + 64 whose key is in the set.
+        let marked = if b >= 6 {
+            // Their keys are 64 in a row from a multiple of 64.
+            set[(c >> (b + 1) << b | (c & low)) >> 6]
+        } else {
+            // Their keys are the 32 from c / 2 (a multiple of 32), each twice: for the values
+            // with bit b clear and with it set.
+            let x = set[c >> 7] >> ((c >> 1) & 63);
+            _pdep_u64(x, !odd) | _pdep_u64(x, odd)
+        };
+        // SAFETY: c + 64 ≤ 512 bytes of the table, and ≤ used ≤ row.len().
+        unsafe {
+            let cls = _mm512_loadu_si512(keys.common.as_ptr().add(c) as *const __m512i);
+            let at = row.as_mut_ptr().add(c) as *mut __m512i;
+            let hit = _mm512_maskz_mov_epi8(marked, cls);
+            _mm512_storeu_si512(at, _mm512_or_si512(_mm512_loadu_si512(at), hit));
         }
     }
 }
@@ -171,23 +217,6 @@ unsafe fn head_register(left: &[u32], cols: &[[u32; 2]]) -> __m512i {
         a = _mm512_or_si512(a, bit(col));
     }
     a
-}
-
-/// 0xFF in the lanes of the 64 bytes `k` that are in the 256-bit set whose bytes 0–15 are
-/// `below` and 16–31 `above` (each in all four 128-bit lanes), 0 in the others.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn key_hits(k: __m512i, below: __m512i, above: __m512i) -> __m512i {
-    let bit_of = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
-    // Byte k >> 3 of the set: bit 7 of k picks the half.
-    let idx = _mm512_and_si512(_mm512_srli_epi16(k, 3), _mm512_set1_epi8(15));
-    let byte = _mm512_mask_blend_epi8(
-        _mm512_movepi8_mask(k),
-        _mm512_shuffle_epi8(below, idx),
-        _mm512_shuffle_epi8(above, idx),
-    );
-    let bit = _mm512_shuffle_epi8(bit_of, _mm512_and_si512(k, _mm512_set1_epi8(7)));
-    _mm512_movm_epi8(_mm512_test_epi8_mask(byte, bit))
 }
 
 /// [`super::small_columns`] for a block of 64 heaps, the block's 64 words in eight registers.

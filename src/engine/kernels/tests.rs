@@ -82,7 +82,7 @@ fn columns_marked_as_the_definition_says() {
 
 /// Step 1 in lanes marks exactly the common values with a key that the columns reach, on
 /// top of what the rows held, for byte and 16-bit cells, every register count, chunk
-/// lengths off the 32 lanes, masks whose lowest bit is 0, 1 or 3.
+/// lengths off the 32 lanes, masks whose lowest bit is 0, 1, 3, 6 or 7.
 #[test]
 fn lane_marks_mark_the_common_values_below_their_limit() {
     fn run<T: Cell>(
@@ -172,7 +172,7 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
             continue;
         }
         for regs in LaneKeys::REGS {
-            for mask in [1u32, 0x1ee, 0xfe, 0x1f8, 0x7] {
+            for mask in [1u32, 0x1ee, 0xfe, 0x1f8, 0x7, 0x1c0, 0x180] {
                 for all_common in [false, true] {
                     run::<u8>(tier, &mut next, 256, mask & 0xff, regs, all_common);
                     for width in [64, 256, 512] {
