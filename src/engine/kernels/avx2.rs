@@ -723,9 +723,10 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
 /// # Safety
 /// The processor must have AVX2; `used` a multiple of 32, at most 512 and at most
 /// `stride`; `(len − 1) · stride + used ≤ rows.len()` (and `width` in place of `used` with
-/// `clear`, a multiple of 32); `words` ends with 8 words past the last heap's. A column whose
-/// heaps `q..q + len` are not all in `first..` the last heap, or with fewer words than
-/// positions, panics.
+/// `clear`, a multiple of 32); `words` ends with 8 words past the last heap's (more, each
+/// [`super::LaneWords`]' `NONE`, which marks nothing, where a column reaches past the last
+/// heap). A column whose heaps `q..q + len` are not all in `first..` the end of `words` less
+/// 8, or with fewer words than positions, panics.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn lane_marks<const R: usize>(

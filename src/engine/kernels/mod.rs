@@ -431,7 +431,7 @@ impl LaneWords {
         if !ok {
             return None;
         }
-        // A column's heaps lie in the words: at ≤ last.
+        // A column's heaps lie in the words and their padding: at ≤ last.
         let last = (self.words.len().checked_sub(8 + len)).expect("words for a column's heaps");
         let mut out = ClassedColumns {
             segs: Vec::with_capacity(self.sets.len() * cols.len()),
@@ -671,6 +671,9 @@ pub(super) fn lane_marks<T: Cell>(
             let Some((first, heaps)) = words.and_then(|w| w.for_columns(cols)) else {
                 return false;
             };
+            // NEON reads the words' low 16 bits, where the padding past the heaps is no
+            // different from a value: its columns stay among the heaps (8 words past them).
+            let heaps = &heaps[..heaps.len() - LaneWords::PAST];
             clear_rows(rows);
             macro_rules! words {
                 ($($r:literal),*) => {
