@@ -380,6 +380,7 @@ impl Sparse {
         // lie below `from` for its first heaps (pairs an earlier part marked: marked again).
         let past = self.tier.lanes_past_words()
             && T::BITS <= 16
+            && count <= vals.len()
             && self.lane_keys.is_some()
             && (self.lane_words.as_ref())
                 .is_some_and(|w| w.heaps().end == part.lim && count + 8 <= w.past());
