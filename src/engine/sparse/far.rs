@@ -406,7 +406,7 @@ impl Sparse {
                 // Whole columns: j1 ≥ count and j0 ≤ 0; with `past`, every column with a heap
                 // of the chunk whose partners are heaps (q ≥ 1) for every heap of it.
                 let whole = if past {
-                    first..at(&|p| p + t + 1 <= n0).min(end)
+                    first..at(&|p| p + t < n0).min(end)
                 } else {
                     at(&|p| p + t + part.lim < n0 + count)..at(&|p| p + t + qlo <= n0)
                 };
