@@ -717,13 +717,16 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
 /// with byte shuffles (32 values a step). The lanes read the heaps' words `words` (of heaps
 /// `first..`, see [`super::LaneWords`]) and each column's word, not the values; every
 /// column into every register (where the classes would leave none out:
-/// [`super::LaneWords::all_registers`]; else [`lane_marks_classed`]).
+/// [`super::LaneWords::all_registers`]; else [`lane_marks_classed`]). With `clear: Some(width)`
+/// the marks are stored, not ORed, and the rest of each row's first `width` bytes cleared.
 ///
 /// # Safety
 /// The processor must have AVX2; `used` a multiple of 32, at most 512 and at most
-/// `stride`; `(len − 1) · stride + used ≤ rows.len()`; `words` ends with 8 words past the
-/// last heap's. A column whose heaps `q..q + len` are not all in `first..` the last heap, or
-/// with fewer words than positions, panics.
+/// `stride`; `(len − 1) · stride + used ≤ rows.len()` (and `width` in place of `used` with
+/// `clear`, a multiple of 32); `words` ends with 8 words past the last heap's (more, each
+/// [`super::LaneWords`]' `NONE`, which marks nothing, where a column reaches past the last
+/// heap). A column whose heaps `q..q + len` are not all in `first..` the end of `words` less
+/// 8, or with fewer words than positions, panics.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn lane_marks<const R: usize>(
@@ -735,11 +738,12 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     cols: &[Columns<'_>],
     len: usize,
     keys: &LaneKeys,
+    clear: Option<usize>,
 ) {
     // SAFETY: as this function's (h0 < len).
     let block = |h0| unsafe { lane_block::<R>(words, first, cols, len, h0) };
     // SAFETY: as this function's.
-    unsafe { mark_rows::<R>(rows, stride, used, len, keys, block) }
+    unsafe { mark_rows::<R>(rows, stride, used, len, keys, clear, block) }
 }
 
 /// [`lane_marks`] with each column only into the registers it can reach
@@ -759,6 +763,7 @@ pub(super) unsafe fn lane_marks_classed<const R: usize>(
     cols: &ClassedColumns,
     len: usize,
     keys: &LaneKeys,
+    clear: Option<usize>,
 ) {
     let block = |h0| {
         let mut acc = [_mm256_setzero_si256(); 8];
@@ -772,11 +777,12 @@ pub(super) unsafe fn lane_marks_classed<const R: usize>(
         acc
     };
     // SAFETY: as this function's.
-    unsafe { mark_rows::<R>(rows, stride, used, len, keys, block) }
+    unsafe { mark_rows::<R>(rows, stride, used, len, keys, clear, block) }
 }
 
 /// The rows of [`lane_marks`]: for each group of 8 heaps from `h0`, its `R` registers of
-/// 32 keys from `block(h0)`, then heap by heap the row's values looked up in them.
+/// 32 keys from `block(h0)`, then heap by heap the row's values looked up in them; with
+/// `clear`, stored over what the rows held.
 ///
 /// # Safety
 /// As [`lane_marks`] for the rows.
@@ -788,8 +794,36 @@ unsafe fn mark_rows<const R: usize>(
     used: usize,
     len: usize,
     keys: &LaneKeys,
+    clear: Option<usize>,
+    block: impl FnMut(usize) -> [__m256i; 8],
+) {
+    // SAFETY (each): as this function's.
+    match clear {
+        Some(width) => unsafe {
+            mark_rows_as::<R, true>(rows, stride, used, width, len, keys, block)
+        },
+        None => unsafe { mark_rows_as::<R, false>(rows, stride, used, used, len, keys, block) },
+    }
+}
+
+/// [`mark_rows`], the marks ORed into the rows or (`CLEAR`) stored, the rest of each row's
+/// first `width` bytes then cleared.
+///
+/// # Safety
+/// As [`lane_marks`] for the rows, `width` a multiple of 32 with `(len − 1) · stride + width ≤
+/// rows.len()` and at least `used`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_rows_as<const R: usize, const CLEAR: bool>(
+    rows: &mut [u8],
+    stride: usize,
+    used: usize,
+    width: usize,
+    len: usize,
+    keys: &LaneKeys,
     mut block: impl FnMut(usize) -> [__m256i; 8],
 ) {
+    debug_assert!(width >= used && width.is_multiple_of(32));
     // The lanes mark the common values below the keys' limit only.
     let used = used.min(keys.limit().next_multiple_of(32) as usize);
     let mut lanes = [[0u32; 8]; R];
@@ -817,7 +851,21 @@ unsafe fn mark_rows<const R: usize>(
                     let cls = _mm256_loadu_si256(keys.common.as_ptr().add(c) as *const __m256i);
                     let at = row.add(c) as *mut __m256i;
                     let hit = _mm256_andnot_si256(not_in(key, below, above), cls);
-                    _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), hit));
+                    let hit = if CLEAR {
+                        hit
+                    } else {
+                        _mm256_or_si256(_mm256_loadu_si256(at), hit)
+                    };
+                    _mm256_storeu_si256(at, hit);
+                }
+            }
+            if CLEAR {
+                for c in (used..width).step_by(32) {
+                    // SAFETY: (h0 + k) · stride + c + 32 ≤ (len − 1) · stride + width ≤
+                    // rows.len().
+                    unsafe {
+                        _mm256_storeu_si256(row.add(c) as *mut __m256i, _mm256_setzero_si256())
+                    };
                 }
             }
         }

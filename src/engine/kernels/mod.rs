@@ -177,8 +177,9 @@ pub(super) struct LaneWords {
     /// The first heap with a word …
     first: usize,
     /// … the words of heaps `first..` (in 32 bits: a lane's, so that a column XORs them
-    /// straight from memory), then [`LaneWords::PAD`] zero words (a lane group of 8 may read
-    /// past the last heap).
+    /// straight from memory), then [`LaneWords::PAD`] words [`LaneWords::NONE`] (a lane group
+    /// of 8 may read past the last heap; AVX2's columns may reach [`LaneWords::past`] heaps
+    /// past it).
     words: Vec<u32>,
     /// The column words of the rare values, in their order.
     rare: Vec<u32>,
@@ -220,7 +221,14 @@ pub(super) struct ClassedColumns {
 }
 
 impl LaneWords {
-    const PAD: usize = 8;
+    const PAD: usize = 8 + Self::PAST;
+
+    /// Heaps past the last one whose words mark nothing in AVX2's lanes.
+    const PAST: usize = 1024;
+
+    /// The word of a heap past the last one: XORed with any column's word (below 2^16), past
+    /// every register of AVX2's 32-bit lanes (NEON reads the low 16 bits: 0, as before).
+    const NONE: u32 = 1 << 16;
 
     /// Classes of a word (bits 5..16).
     const CLASSES: usize = 2048;
@@ -291,7 +299,7 @@ impl LaneWords {
                 self.first = from;
             }
         }
-        self.words.extend([0; Self::PAD]);
+        self.words.extend([Self::NONE; Self::PAD]);
         let same = |w: &LaneWords| {
             w.mask == mask
                 && w.rare.len() <= rare.len()
@@ -390,6 +398,13 @@ impl LaneWords {
         self.first..self.first + self.words.len().saturating_sub(Self::PAD)
     }
 
+    /// How many heaps past the last one ([`LaneWords::heaps`]) AVX2's lanes may read, each of
+    /// whose pairs marks nothing ([`LaneWords::NONE`]): a column whose partners run past the
+    /// last known heap for a chunk's last heaps is marked in lanes with the others.
+    pub(super) fn past(&self) -> usize {
+        Self::PAST
+    }
+
     /// What the lanes that read words (AVX2's and NEON's) take for the columns `cols`: the
     /// first heap with a word and the words from it on (padding included), or `None` where a
     /// column lacks its words (the columns are then marked another way).
@@ -416,9 +431,8 @@ impl LaneWords {
         if !ok {
             return None;
         }
-        // A column's heaps lie in the words: at ≤ last.
-        let last =
-            (self.words.len().checked_sub(Self::PAD + len)).expect("words for a column's heaps");
+        // A column's heaps lie in the words and their padding: at ≤ last.
+        let last = (self.words.len().checked_sub(8 + len)).expect("words for a column's heaps");
         let mut out = ClassedColumns {
             segs: Vec::with_capacity(self.sets.len() * cols.len()),
             sets: Vec::with_capacity(self.sets.len()),
@@ -514,8 +528,10 @@ impl Columns<'_> {
 /// read `words` (heaps covering every column's, and each column's word) instead of the values. With `all_common` the caller knows that every value of the
 /// columns is common (no other heap of a pair is a rare position: the rare positions all lie
 /// below half the heaps) and the class test per pair is left out (AVX2's words have it at no
-/// cost). Returns false, having done nothing, where it cannot run (the portable build, values
-/// wider than 16 bits, AVX2 or NEON without words); the caller marks with [`mark_columns`].
+/// cost). With `clear` the rows' first `width` bytes are cleared first (AVX2's lanes store their
+/// marks where they would OR them: no separate clear). Returns false, having done nothing,
+/// where it cannot run (the portable build, values wider than 16 bits, AVX2 or NEON without
+/// words); the caller marks with [`mark_columns`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn lane_marks<T: Cell>(
@@ -529,15 +545,27 @@ pub(super) fn lane_marks<T: Cell>(
     keys: &LaneKeys,
     all_common: bool,
     words: Option<&LaneWords>,
+    clear: bool,
 ) -> bool {
     if tier.lanes() == Lanes::None || T::BITS > 16 {
         return false;
     }
+    let clear_rows = |rows: &mut [u8]| {
+        if clear {
+            rows.chunks_mut(stride)
+                .take(len)
+                .for_each(|row| row[..width].fill(0));
+        }
+    };
     if len == 0 || cols.is_empty() {
+        clear_rows(rows);
         return true;
     }
     let used = width.min(512);
     assert!(used.is_multiple_of(64) && used <= stride && (len - 1) * stride + used <= rows.len());
+    assert!(
+        width.is_multiple_of(64) && width <= stride && (len - 1) * stride + width <= rows.len()
+    );
     assert!(len <= vals.len());
     // Registers of 16 keys a lane on AVX-512, of 32 on AVX2 (half as many, at least 1).
     macro_rules! regs {
@@ -575,7 +603,7 @@ pub(super) fn lane_marks<T: Cell>(
                     ($($r:literal / $r2:literal),*) => {
                         match keys.regs {
                             $($r => avx2::lane_marks::<$r2>(
-                                rows, stride, used, heaps, first, cols, len, keys,
+                                rows, stride, used, heaps, first, cols, len, keys, clear.then_some(width),
                             ),)*
                             _ => unreachable!("LaneKeys::REGS"),
                         }
@@ -592,6 +620,7 @@ pub(super) fn lane_marks<T: Cell>(
                         match keys.regs {
                             $($r => avx2::lane_marks_classed::<$r2>(
                                 rows, stride, used, heaps, set_cols, &classed, len, keys,
+                                clear.then_some(width),
                             ),)*
                             _ => unreachable!("LaneKeys::REGS"),
                         }
@@ -604,6 +633,7 @@ pub(super) fn lane_marks<T: Cell>(
             let _proof = tier
                 .avx512bw()
                 .expect("AVX-512 BW lanes on an AVX-512 tier");
+            clear_rows(rows);
             unsafe {
                 regs!(
                     avx512bw,
@@ -619,6 +649,7 @@ pub(super) fn lane_marks<T: Cell>(
         }
         Lanes::Vbmi => {
             let _proof = tier.avx512vbmi().expect("VBMI lanes on the VBMI tier");
+            clear_rows(rows);
             unsafe {
                 regs!(
                     avx512vbmi,
@@ -641,6 +672,10 @@ pub(super) fn lane_marks<T: Cell>(
             let Some((first, heaps)) = words.and_then(|w| w.for_columns(cols)) else {
                 return false;
             };
+            // NEON reads the words' low 16 bits, where the padding past the heaps is no
+            // different from a value: its columns stay among the heaps (8 words past them).
+            let heaps = &heaps[..heaps.len() - LaneWords::PAST];
+            clear_rows(rows);
             macro_rules! words {
                 ($($r:literal),*) => {
                     match keys.regs {
@@ -657,7 +692,7 @@ pub(super) fn lane_marks<T: Cell>(
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
-        let _ = (rows, stride, vals, keys);
+        let _ = (rows, stride, vals, keys, clear_rows);
         return false;
     }
     #[allow(unreachable_code)]

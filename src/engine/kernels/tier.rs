@@ -279,6 +279,16 @@ impl Tier {
         }
     }
 
+    /// Whether step 1's lanes mark nothing for the pairs of a heap past the last one with a
+    /// word ([`super::LaneWords::past`]): AVX2's 32-bit lanes read the whole padding word;
+    /// NEON's read its low 16 bits, which no word can keep from marking.
+    pub(crate) fn lanes_past_words(self) -> bool {
+        match self.lanes() {
+            Lanes::Avx2 => true,
+            Lanes::None | Lanes::Neon | Lanes::Avx512Bw | Lanes::Vbmi => false,
+        }
+    }
+
     /// Which kernel marks step 1 in vector lanes.
     pub(super) fn lanes(self) -> Lanes {
         match self.0 {

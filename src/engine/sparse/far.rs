@@ -301,13 +301,14 @@ impl Sparse {
     ) {
         let stride = self.stride();
         let width = self.width;
-        for (i, row) in rows.chunks_mut(stride).enumerate().take(scans.len()) {
-            self.far_singles(&mut row[..width], vals, n0 + i, part);
-        }
         if part.clear {
             scans.iter_mut().for_each(|fs| fs.clipped = false);
         }
+        // The rare pairs first: with `part.clear` they clear the rows (in the lanes' stores).
         self.far_rare_pairs(rows, scans, vals, n0, part);
+        for (i, row) in rows.chunks_mut(stride).enumerate().take(scans.len()) {
+            self.far_singles(&mut row[..width], vals, n0 + i, part);
+        }
         if part.scan {
             let mut targets = Targets::new(width, self.mask, self.tier).with_runs(self.scan_runs);
             // Small parts from here on pair with large ones below the limit for every heap.
@@ -335,13 +336,10 @@ impl Sparse {
         }
     }
 
-    /// Marks the options of heap `n` of `part` that leave one heap (clearing the row first in
-    /// the first part).
+    /// Marks the options of heap `n` of `part` that leave one heap (after the rare pairs, which
+    /// clear the row in the first part).
     #[inline(always)]
     pub(super) fn far_singles<T: Cell>(&self, row: &mut [u8], vals: &[T], n: usize, part: Part) {
-        if part.clear {
-            row.fill(0);
-        }
         let m = &self.moves;
         // One heap n − k in from..lim: n − lim < k ≤ n − from.
         let first = m.leave_one.partition_point(|&k| k + part.lim <= n);
@@ -357,7 +355,7 @@ impl Sparse {
     /// for every rare position `p < r` whose pair is in `part`. Rare position by rare position,
     /// so that the partners `r − p` of successive heaps are successive values; the columns that
     /// cover every heap in vector lanes where the processor allows ([`lane_marks`]: the heaps
-    /// are then clipped).
+    /// are then clipped). With `part.clear` the rows are cleared first.
     #[inline(always)]
     pub(super) fn far_rare_pairs<T: Cell>(
         &self,
@@ -376,8 +374,21 @@ impl Sparse {
         let early = self.rare_pos.partition_point(|&p| p < part.from);
         // Runs of columns that cover every heap of the chunk, marked together; the others one
         // by one here (they lie at the ends of the runs: found by binary search, so that the
-        // cost of a chunk does not grow with the rare positions outside them).
+        // cost of a chunk does not grow with the rare positions outside them). Where the lanes
+        // read words that end at `lim` and mark nothing past it (AVX2's), the runs also take
+        // the columns whose partners reach `lim` within the chunk, and those whose partners
+        // lie below `from` for its first heaps (pairs an earlier part marked: marked again).
+        let past = self.tier.lanes_past_words()
+            && T::BITS <= 16
+            && count <= vals.len()
+            && self.lane_keys.is_some()
+            && (self.lane_words.as_ref())
+                .is_some_and(|w| w.heaps().end == part.lim && count + 8 <= w.past());
         let mut full = Vec::new();
+        // Each run's split and lowest partner (`past`: marked one by one if the lanes cannot).
+        let mut runs = Vec::new();
+        // The columns marked one by one (after the lanes, which may clear the rows).
+        let mut one_by_one = Vec::new();
         for s in &self.moves.leave_two {
             let t = s.take;
             for (range, qlo) in [
@@ -392,8 +403,13 @@ impl Sparse {
                 // Columns with a heap of the chunk: j1 > 0 and j0 < count.
                 let first = at(&|p| p + t + part.lim <= n0);
                 let end = at(&|p| p + t + qlo < n0 + count);
-                // Whole columns: j1 ≥ count and j0 ≤ 0.
-                let whole = at(&|p| p + t + part.lim < n0 + count)..at(&|p| p + t + qlo <= n0);
+                // Whole columns: j1 ≥ count and j0 ≤ 0; with `past`, every column with a heap
+                // of the chunk whose partners are heaps (q ≥ 1) for every heap of it.
+                let whole = if past {
+                    first..at(&|p| p + t < n0).min(end)
+                } else {
+                    at(&|p| p + t + part.lim < n0 + count)..at(&|p| p + t + qlo <= n0)
+                };
                 // With unequal parts, heap 2p + t has no pair (p, p): those columns one by one.
                 let skip = if s.unequal && !whole.is_empty() {
                     let lo = at(&|p| 2 * p + t < n0).clamp(whole.start, whole.end);
@@ -401,7 +417,7 @@ impl Sparse {
                 } else {
                     whole.end..whole.end
                 };
-                let one_by_one = if whole.is_empty() {
+                let ones = if whole.is_empty() {
                     [first..end, end..end, end..end]
                 } else {
                     for run in [whole.start..skip.start, skip.end..whole.end] {
@@ -414,39 +430,12 @@ impl Sparse {
                                 word: words.and_then(|w| w.rare(run.clone())).unwrap_or(&[]),
                                 first: run.start,
                             });
+                            runs.push((s, qlo, run.clone()));
                         }
                     }
                     [first..whole.start, skip, whole.end..end]
                 };
-                for i in one_by_one.into_iter().flatten() {
-                    let (p, g) = (self.rare_pos[i], self.rare_val[i]);
-                    let j0 = (qlo + t + p).saturating_sub(n0);
-                    let j1 = (part.lim + t + p).saturating_sub(n0).min(count);
-                    // With unequal parts, leave out r = 2p.
-                    let js = (2 * p + t)
-                        .checked_sub(n0)
-                        .filter(|&js| s.unequal && js >= j0 && js < j1);
-                    let mut go = |ja: usize, jb: usize| {
-                        if ja < jb {
-                            let col = [(n0 + ja - t - p, g)];
-                            mark_columns(
-                                &mut rows[ja * stride..],
-                                stride,
-                                wmask,
-                                vals,
-                                &col,
-                                jb - ja,
-                            );
-                        }
-                    };
-                    match js {
-                        Some(js) => {
-                            go(j0, js);
-                            go(js + 1, j1);
-                        }
-                        None => go(j0, j1),
-                    }
-                }
+                one_by_one.extend(ones.into_iter().map(|run| (s, qlo, run)));
             }
         }
         // No other heap of these pairs is a rare position when they all lie above the last.
@@ -458,10 +447,11 @@ impl Sparse {
         // do: `refresh_lanes`; else the columns are marked one pair at a time).
         let words = self.lane_words.as_ref().filter(|w| {
             let heaps = w.heaps();
+            let end = heaps.end + if past { w.past() } else { 0 };
             full.iter().all(|c| match (c.pos.first(), c.pos.last()) {
                 (Some(&lo), Some(&hi)) => {
                     c.base.checked_sub(hi).is_some_and(|q| q >= heaps.start)
-                        && c.base - lo + count <= heaps.end
+                        && c.base - lo + count <= end
                 }
                 _ => true,
             })
@@ -473,14 +463,68 @@ impl Sparse {
         let lanes = self.lane_keys.as_ref().is_some_and(|keys| {
             let (width, tier) = (self.width, self.tier);
             lane_marks(
-                tier, rows, stride, width, vals, &full, count, keys, all_common, words,
+                tier, rows, stride, width, vals, &full, count, keys, all_common, words, part.clear,
             )
         });
+        if part.clear && !lanes {
+            rows.chunks_mut(stride)
+                .take(count)
+                .for_each(|row| row[..self.width].fill(0));
+        }
         if lanes && !full.is_empty() {
             scans.iter_mut().for_each(|fs| fs.clipped = true);
+        } else if past {
+            for (s, qlo, run) in runs {
+                for i in run {
+                    self.mark_column(rows, vals, n0, count, part.lim, s, qlo, i);
+                }
+            }
         } else {
             let cols: Vec<(usize, u32)> = full.iter().flat_map(Columns::iter).collect();
             mark_columns(rows, stride, wmask, vals, &cols, count);
+        }
+        for (s, qlo, run) in one_by_one {
+            for i in run {
+                self.mark_column(rows, vals, n0, count, part.lim, s, qlo, i);
+            }
+        }
+    }
+
+    /// Marks the pairs of rare position `i` (of `self.rare_pos`) in split `s` for the heaps
+    /// `n0..n0 + count` of `rows` whose partner lies in `qlo..lim`, one by one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn mark_column<T: Cell>(
+        &self,
+        rows: &mut [u8],
+        vals: &[T],
+        n0: usize,
+        count: usize,
+        lim: usize,
+        s: &crate::rules::Split,
+        qlo: usize,
+        i: usize,
+    ) {
+        let (stride, wmask, t) = (self.stride(), self.width - 1, s.take);
+        let (p, g) = (self.rare_pos[i], self.rare_val[i]);
+        let j0 = (qlo + t + p).saturating_sub(n0);
+        let j1 = (lim + t + p).saturating_sub(n0).min(count);
+        // With unequal parts, leave out r = 2p.
+        let js = (2 * p + t)
+            .checked_sub(n0)
+            .filter(|&js| s.unequal && js >= j0 && js < j1);
+        let mut go = |ja: usize, jb: usize| {
+            if ja < jb {
+                let col = [(n0 + ja - t - p, g)];
+                mark_columns(&mut rows[ja * stride..], stride, wmask, vals, &col, jb - ja);
+            }
+        };
+        match js {
+            Some(js) => {
+                go(j0, js);
+                go(js + 1, j1);
+            }
+            None => go(j0, j1),
         }
     }
 

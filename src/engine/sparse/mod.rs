@@ -25,14 +25,17 @@
 //! the block's heaps in order, each as soon as its chunk is done, while the others go on with
 //! the next block; then it takes what is left of those ([`Sparse::block`]). The other threads
 //! are a [`Crew`] for the whole of a `fill` call: they spin between blocks rather than wait for
-//! a new job each block. The marks are a pure function of the values, so the output is the
-//! same for any thread count.
+//! a new job each block. On one thread there is nothing to run beside the finishing: a block's
+//! far work is then all done in one part, before it is finished. The marks are a pure
+//! function of the values, so the output is the same for any thread count.
 //!
 //! **Step 1 in lanes.** With AVX-512 the rare pairs of columns that cover a whole chunk are
 //! marked 32 heaps at a time, one heap per 16-bit lane, as keys of common values kept in
 //! registers ([`lane_marks`]): no store per pair (with AVX2, 8 heaps at a time in 32-bit
 //! lanes, reading words of key and class that a pair gets by one XOR, [`LaneWords`], kept in
-//! a window of the heaps the columns reach). Common values past the registers' keys are
+//! a window of the heaps the columns reach; its words past the last heap mark nothing, so
+//! AVX2 also takes the columns that reach the block for a chunk's last heaps, and clears the
+//! rows with its stores). Common values past the registers' keys are
 //! left out: such a heap is *clipped*, and
 //! marked again pair by pair in the rare case that its least open common value lies past them
 //! ([`Sparse::unclip`]).
