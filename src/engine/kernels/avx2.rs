@@ -296,33 +296,56 @@ fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
     _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
 }
 
-/// [`super::open_set_steps`] 64 values a step (two of 32): the set is then written in 64-bit
-/// words, as `Targets::keys_of_values` reads it (a word read right after two 32-bit stores
-/// waits for them to reach the cache).
+/// [`super::open_set_steps`] 64 values a step (two of 32), the set then written in two
+/// 32-byte stores: `Targets::keys_of_values` reads its first 32 bytes as one load below 256
+/// (Grundy's game), which waited for the four 64-bit stores `open_set_steps` makes (they are
+/// not forwarded to a wider load; about 0.7 % of Grundy's game), and its 64-bit words
+/// otherwise (forwarded from within a wider store).
 ///
 /// # Safety
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
-    super::open_set_steps::<8>(set, row, class, end, |i| {
-        let open = |i: usize| {
-            // SAFETY: i + 32 ≤ row.len(), class.len() (checked by the driver: a step of 64
-            // values from i on lies within both).
-            let (r, c) = unsafe {
-                (
-                    _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
-                    _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
-                )
-            };
-            let zero = _mm256_setzero_si256();
-            let closed = _mm256_or_si256(
-                _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
-                _mm256_cmpeq_epi8(c, zero),
-            );
-            u64::from(!(_mm256_movemask_epi8(closed) as u32))
+    let len = row.len().min(512);
+    assert!(len.is_multiple_of(64) && class.len() >= len);
+    let open = |i: usize| {
+        // SAFETY: i + 32 ≤ len ≤ row.len(), class.len() (a step of 64 values from i < len
+        // lies within both: checked above).
+        let (r, c) = unsafe {
+            (
+                _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
+                _mm256_loadu_si256(class.as_ptr().add(i) as *const __m256i),
+            )
         };
-        open(i) | open(i + 32) << 32
-    })
+        let zero = _mm256_setzero_si256();
+        let closed = _mm256_or_si256(
+            _mm256_xor_si256(_mm256_cmpeq_epi8(r, zero), _mm256_set1_epi8(-1)),
+            _mm256_cmpeq_epi8(c, zero),
+        );
+        u64::from(!(_mm256_movemask_epi8(closed) as u32))
+    };
+    let words: [u64; 8] = std::array::from_fn(|w| {
+        let i = 64 * w;
+        if i >= len || i >= end {
+            return 0;
+        }
+        let bits = open(i) | open(i + 32) << 32;
+        if end < i + 64 {
+            bits & ((1u64 << (end - i)) - 1)
+        } else {
+            bits
+        }
+    });
+    let half = |h: usize| {
+        let w = |k: usize| words[4 * h + k] as i64;
+        _mm256_setr_epi64x(w(0), w(1), w(2), w(3))
+    };
+    // SAFETY: the 64 bytes of `set`, in two 32-byte stores.
+    unsafe {
+        _mm256_storeu_si256(set.as_mut_ptr() as *mut __m256i, half(0));
+        _mm256_storeu_si256(set.as_mut_ptr().add(32) as *mut __m256i, half(1));
+    }
+    words.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// [`super::first_open_on`] 32 values a step, from `from` (rounded down to 32) on.
@@ -511,7 +534,6 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
     // SAFETY: the 32 bytes of the set (AVX2: this function is inlined into AVX2 code).
     let mut set = unsafe { _mm256_loadu_si256(tg.keys.as_ptr() as *const __m256i) };
     let mut xs = [[T::default(); 32]; BATCH];
-    let mut hits = [0u32; BATCH];
     let mut at: [usize; K] = std::array::from_fn(|j| runs.at[j]);
     let end: [usize; K] = std::array::from_fn(|j| runs.end[j]);
     let found = 'scan: {
@@ -522,7 +544,14 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
                     break 'scan None;
                 }
                 let mut from = [usize::MAX; BATCH];
-                let mut any = 0;
+                // The batch's hits as one word of its steps' lanes (step `c`'s from bit 32c),
+                // met in one loop: its end is mispredicted once a batch, not once a step with
+                // hits (Officers at 2^20: 4 batches with hits a scan, 11 hits). Made in
+                // registers: an array of the steps' 32-bit hits read back as 64-bit words was
+                // not forwarded from its stores (a wait of about 8 % of `scan_keys`' and
+                // `scan_u8`'s samples on those two loads).
+                const { assert!(BATCH * 32 == 128) };
+                let mut h = 0u128;
                 if whole {
                     if (0..K).any(|j| at[j] + 32 * per > end[j]) {
                         break;
@@ -531,8 +560,7 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
                         for s in 0..per {
                             let c = j * per + s;
                             from[c] = *a + 32 * s;
-                            hits[c] = step(from[c], set, &mut xs[c]);
-                            any |= hits[c];
+                            h |= u128::from(step(from[c], set, &mut xs[c])) << (32 * c);
                         }
                         *a += 32 * per;
                     }
@@ -541,8 +569,7 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
                     for j in 0..K {
                         if at[j] < end[j] {
                             from[c] = at[j];
-                            hits[c] = step(at[j], set, &mut xs[c]);
-                            any |= hits[c];
+                            h |= u128::from(step(at[j], set, &mut xs[c])) << (32 * c);
                             at[j] += 32;
                             c += 1;
                         }
@@ -550,30 +577,17 @@ fn scan_runs_of<T: Copy + Default, U, const K: usize>(
                     if c == 0 {
                         break;
                     }
-                    for h in &mut hits[c..] {
-                        *h = 0;
-                    }
                 }
-                if any != 0 {
-                    // The batch's hits as one word of its steps' lanes, met in one loop: its
-                    // end is mispredicted once a batch, not once a step with hits (Officers at
-                    // 2^20: 4 batches with hits a scan, 11 hits).
-                    const { assert!(BATCH * 32 == 128) };
-                    let mut h = hits
-                        .iter()
-                        .enumerate()
-                        .fold(0u128, |h, (c, &m)| h | u128::from(m) << (32 * c));
-                    while h != 0 {
-                        let lane = h.trailing_zeros() as usize;
-                        h &= h - 1;
-                        let (c, i) = (lane / 32, lane % 32);
-                        meet(tg, &mut set, xs[c][i], row);
-                        if tg.need == 0 {
-                            // The first run's steps come first in a batch: its hits are
-                            // met when the last hit is another run's.
-                            let first = from[c] >= runs.at[0] && from[c] < end[0];
-                            break 'scan Some(if first { from[c] + i + 1 } else { at[0] });
-                        }
+                while h != 0 {
+                    let lane = h.trailing_zeros() as usize;
+                    h &= h - 1;
+                    let (c, i) = (lane / 32, lane % 32);
+                    meet(tg, &mut set, xs[c][i], row);
+                    if tg.need == 0 {
+                        // The first run's steps come first in a batch: its hits are
+                        // met when the last hit is another run's.
+                        let first = from[c] >= runs.at[0] && from[c] < end[0];
+                        break 'scan Some(if first { from[c] + i + 1 } else { at[0] });
                     }
                 }
             }
@@ -630,6 +644,27 @@ fn few_turns<const K: usize, const TWO: bool>(
     want: &[__m256i; FEW_U8],
     pairs: impl Fn(usize) -> __m256i,
 ) -> Turn {
+    // Whole turns first, while every run has 64 pairs left: one test a turn, not three a run
+    // (the same runs in the same order as the turns below).
+    let whole = (0..K).map(|j| end[j].saturating_sub(at[j]) / 64).min();
+    for _ in 0..whole.unwrap_or(0) {
+        // SAFETY: AVX2, this function being inlined into AVX2 code.
+        let m: [u64; K] = std::array::from_fn(|j| unsafe {
+            few_hits::<TWO>(pairs(at[j]), pairs(at[j] + 32), want)
+        });
+        if m.iter().any(|&m| m != 0) {
+            for j in 0..K {
+                let a = at[j];
+                at[j] = a + 64;
+                if m[j] != 0 {
+                    return Turn::Hit { j, a, m: m[j] };
+                }
+            }
+        }
+        for a in at.iter_mut() {
+            *a += 64;
+        }
+    }
     loop {
         let mut busy = false;
         for j in 0..K {

@@ -158,12 +158,16 @@ impl<T: Cell> Targets<T> {
         let word = |w: usize| {
             u64::from_le_bytes(self.values[8 * w..8 * w + 8].try_into().expect("8 bytes"))
         };
+        if self.low == u32::MAX {
+            // Below 256 the key is the value: one 32-byte copy, which AVX2's `open_set` stores
+            // and the scans load whole (a wider load than the stores before it is not
+            // forwarded from them: it waits for them to reach the cache).
+            self.keys.copy_from_slice(&self.values[..32]);
+            return;
+        }
         let mut keys = [0u64; 4];
         let b = (self.low.wrapping_add(1)).trailing_zeros();
-        if self.low == u32::MAX {
-            // Below 256 the key is the value.
-            keys = [word(0), word(1), word(2), word(3)];
-        } else if b >= 6 {
+        if b >= 6 {
             // Key word kw joins the two value words that differ in bit b − 6 only.
             let half = 1 << (b - 6);
             for (kw, key) in keys.iter_mut().enumerate() {
