@@ -336,13 +336,15 @@ impl Tier {
     /// game 2^21, none → 1024 pairs in lanes): avx2 −17 % / −19 %, avx512bw −19 % / −27 %,
     /// avx512vbmi −3 % / −15 % (512 pairs: −6 % / −10 %); the portable loop in lanes, a branch
     /// a pair, gained nothing (+2 % / −2 %), its head stored in the rows ([`Tier::stores_head`])
-    /// −36 % / −37 % at 2048 pairs (512: −17 %, 1024: −31 % / −35 %, 3072 and 4096 less than
-    /// 2048). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured on ARM hardware (under
+    /// −36 % / −37 % at 2048 pairs with the witness search on (512: −17 %, 1024: −31 % / −35 %,
+    /// 3072 and 4096 less than 2048); with the search off, 1536 pairs (Grundy's game −3…−6 %
+    /// against 2048, Officers level to −5 %; 1280 and 1792 no better: results/avx2-methods.md
+    /// §19). NEON's head in 16-bit lanes: as the x86 tiers, unmeasured on ARM hardware (under
     /// emulation, fewer instructions executed: `results/arm.md`).
     pub(crate) fn head_pairs(self) -> usize {
         match self.0 {
             TierKind::Neon | TierKind::Avx2 | TierKind::Avx512Bw | TierKind::Avx512Vbmi => 1024,
-            TierKind::Portable => 2048,
+            TierKind::Portable => 1536,
         }
     }
 
