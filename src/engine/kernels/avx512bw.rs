@@ -56,7 +56,7 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
             let x = _mm512_xor_si512(x, _mm512_set1_epi16(g as i16));
             // Bits below b from x, the others from x >> 1.
             let key = _mm512_ternarylogic_epi32(low, x, _mm512_srli_epi16(x, 1), 0xCA);
-            let key = if ALL_COMMON {
+            if ALL_COMMON {
                 key
             } else {
                 // Common values (popcount(x & mask) odd) keep their key, the others get one
@@ -67,8 +67,7 @@ pub(super) unsafe fn lane_marks<T: Cell, const R: usize, const ALL_COMMON: bool>
                 let odd = _mm512_srlv_epi16(parity, _mm512_and_si512(p, nibble));
                 let common = _mm512_test_epi16_mask(odd, one);
                 _mm512_mask_mov_epi16(none, common, key)
-            };
-            key
+            }
         };
         // Two columns a step: their marks in register w (1 << (key − 16w), 0 where that is
         // not in 0..16) ORed in by one `vpternlogd`.
