@@ -57,6 +57,26 @@ fn rng(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// The runs of columns `(base, i, j)` of `bounds`: columns `i..j` of `pos` and `val`, with
+/// base `base` and their words from `words`.
+fn column_runs<'a>(
+    bounds: &[(usize, usize, usize)],
+    pos: &'a [usize],
+    val: &'a [u32],
+    words: &'a LaneWords,
+) -> Vec<Columns<'a>> {
+    bounds
+        .iter()
+        .map(|&(base, i, j)| Columns {
+            base,
+            pos: &pos[i..j],
+            val: &val[i..j],
+            word: words.rare(i..j).expect("a word a value"),
+            first: i,
+        })
+        .collect()
+}
+
 #[test]
 fn columns_marked_as_the_definition_says() {
     let mut next = rng(7);
@@ -126,16 +146,7 @@ fn lane_marks_mark_the_common_values_below_their_limit() {
                 val.extend((0..k).map(|_| pick(next, false)));
             }
             let words = LaneWords::of(&keys, &vals, &pos, &val);
-            let runs: Vec<Columns<'_>> = bounds
-                .iter()
-                .map(|&(base, i, j)| Columns {
-                    base,
-                    pos: &pos[i..j],
-                    val: &val[i..j],
-                    word: words.rare(i..j).expect("a word a value"),
-                    first: i,
-                })
-                .collect();
+            let runs = column_runs(&bounds, &pos, &val, &words);
             let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
             let start: Vec<u8> = (0..len * stride)
                 .map(|_| u8::from(next().is_multiple_of(5)))
@@ -375,16 +386,7 @@ fn lane_marks_clear_and_run_past_the_words() {
                     val.extend((0..k).map(|_| (next() % 512) as u32));
                 }
                 let words = LaneWords::of(&keys, &vals, &pos, &val);
-                let runs: Vec<Columns<'_>> = bounds
-                    .iter()
-                    .map(|&(base, i, j)| Columns {
-                        base,
-                        pos: &pos[i..j],
-                        val: &val[i..j],
-                        word: words.rare(i..j).expect("a word a value"),
-                        first: i,
-                    })
-                    .collect();
+                let runs = column_runs(&bounds, &pos, &val, &words);
                 let cols: Vec<(usize, u32)> = runs.iter().flat_map(Columns::iter).collect();
                 for clear in [false, true] {
                     let start: Vec<u8> = (0..len * stride)
