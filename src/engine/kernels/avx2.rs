@@ -296,9 +296,9 @@ fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
     _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256())
 }
 
-/// [`super::open_set_steps`] 64 values a step (two of 32), the set then written in two
-/// 32-byte stores: `Targets::keys_of_values` reads its first 32 bytes as one load below 256
-/// (Grundy's game), which waited for the four 64-bit stores `open_set_steps` makes (they are
+/// [`super::open_words`] 64 values a step (two of 32), the set then written in two 32-byte
+/// stores: `Targets::keys_of_values` reads its first 32 bytes as one load below 256 (Grundy's
+/// game), which waited for the four 64-bit stores `super::open_set_steps` makes (they are
 /// not forwarded to a wider load; about 0.7 % of Grundy's game), and its 64-bit words
 /// otherwise (forwarded from within a wider store).
 ///
@@ -306,11 +306,9 @@ fn not_in(k: __m256i, below: __m256i, above: __m256i) -> __m256i {
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
-    let len = row.len().min(512);
-    assert!(len.is_multiple_of(64) && class.len() >= len);
     let open = |i: usize| {
-        // SAFETY: i + 32 ≤ len ≤ row.len(), class.len() (a step of 64 values from i < len
-        // lies within both: checked above).
+        // SAFETY: i + 32 ≤ row.len(), class.len() (a step of 64 values from i lies within
+        // both: checked by `open_words`).
         let (r, c) = unsafe {
             (
                 _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
@@ -324,18 +322,7 @@ pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end:
         );
         u64::from(!(_mm256_movemask_epi8(closed) as u32))
     };
-    let words: [u64; 8] = std::array::from_fn(|w| {
-        let i = 64 * w;
-        if i >= len || i >= end {
-            return 0;
-        }
-        let bits = open(i) | open(i + 32) << 32;
-        if end < i + 64 {
-            bits & ((1u64 << (end - i)) - 1)
-        } else {
-            bits
-        }
-    });
+    let words = super::open_words(row, class, end, |i| open(i) | open(i + 32) << 32);
     let half = |h: usize| {
         let w = |k: usize| words[4 * h + k] as i64;
         _mm256_setr_epi64x(w(0), w(1), w(2), w(3))
@@ -1474,17 +1461,15 @@ pub(super) unsafe fn head_lanes(
     regs: usize,
     out: &mut [[u32; 8]],
 ) {
-    assert!(count <= 8 && regs <= 8 && out.len() >= count && left.len() >= cols.right().len() + 7);
-    let mut lanes = [[0u32; 8]; 8];
-    for (w, lane) in lanes.iter_mut().enumerate().take(regs) {
+    assert!(left.len() >= cols.right().len() + 7);
+    super::head_sets::<8>(regs, count, out, |w| {
         // SAFETY: every column c of `cols` is below `right().len()`: c + 8 ≤ left.len().
         let acc = unsafe { head_register(left, cols.of(w)) };
+        let mut lane = [0u32; 8];
         // SAFETY: 32 bytes into a [u32; 8].
         unsafe { _mm256_storeu_si256(lane.as_mut_ptr() as *mut __m256i, acc) };
-    }
-    for (k, set) in out[..count].iter_mut().enumerate() {
-        *set = std::array::from_fn(|w| lanes[w][k]);
-    }
+        lane
+    });
 }
 
 /// One register of [`head_lanes`] for the 8 heaps whose words start `left`: bit `key − 32w` of

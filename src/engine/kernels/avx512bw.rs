@@ -173,19 +173,15 @@ pub(super) unsafe fn head_lanes(
     regs: usize,
     out: &mut [[u32; 8]],
 ) {
-    assert!(
-        count <= 16 && regs <= 8 && out.len() >= count && left.len() >= cols.right().len() + 15
-    );
-    let mut lanes = [[0u32; 16]; 8];
-    for (w, lane) in lanes.iter_mut().enumerate().take(regs) {
+    assert!(left.len() >= cols.right().len() + 15);
+    super::head_sets::<16>(regs, count, out, |w| {
         // SAFETY: every column c of `cols` is below `right().len()`: c + 16 ≤ left.len().
         let acc = unsafe { head_register(left, cols.of(w)) };
+        let mut lane = [0u32; 16];
         // SAFETY: 64 bytes into a [u32; 16].
         unsafe { _mm512_storeu_si512(lane.as_mut_ptr() as *mut __m512i, acc) };
-    }
-    for (k, set) in out[..count].iter_mut().enumerate() {
-        *set = std::array::from_fn(|w| lanes[w][k]);
-    }
+        lane
+    });
 }
 
 /// One register of [`head_lanes`] for the 16 heaps whose words start `left`: bit `key − 32w`
@@ -289,7 +285,7 @@ pub(super) unsafe fn first_open(row: &[u8], class: &[u8], from: usize) -> u32 {
 /// The processor must have AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
 pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
-    super::open_set_steps::<8>(set, row, class, end, |i| {
+    super::open_set_steps(set, row, class, end, |i| {
         // SAFETY: i + 64 ≤ row.len(), class.len() (checked by the driver).
         let (r, c) = unsafe {
             (

@@ -561,11 +561,11 @@ pub(super) fn lane_marks<T: Cell>(
         clear_rows(rows);
         return true;
     }
-    let used = width.min(512);
-    assert!(used.is_multiple_of(64) && used <= stride && (len - 1) * stride + used <= rows.len());
+    // (`used` then also a multiple of 64, within `stride` and within the rows.)
     assert!(
         width.is_multiple_of(64) && width <= stride && (len - 1) * stride + width <= rows.len()
     );
+    let used = width.min(512);
     assert!(len <= vals.len());
     // Registers of 16 keys a lane on AVX-512, of 32 on AVX2 (half as many, at least 1).
     macro_rules! regs {
@@ -890,6 +890,27 @@ pub(super) fn head_lanes(
     }
     let _ = (tier, groups);
     portable::head_lanes(left, right, count, keys.regs, out);
+}
+
+/// A lane group's head ([`head_lanes`]) written out heap by heap: register `w < regs` is
+/// `register(w)`, `L` lanes of 32 keys (one a heap), the others zero; heap `k < count` gets word
+/// `w` from lane `k` of register `w`. Shared by the x86-64 tiers' `head_lanes`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn head_sets<const L: usize>(
+    regs: usize,
+    count: usize,
+    out: &mut [[u32; 8]],
+    mut register: impl FnMut(usize) -> [u32; L],
+) {
+    assert!(count <= L && regs <= 8 && out.len() >= count);
+    let mut lanes = [[0u32; L]; 8];
+    for (w, lane) in lanes.iter_mut().enumerate().take(regs) {
+        *lane = register(w);
+    }
+    for (k, set) in out[..count].iter_mut().enumerate() {
+        *set = std::array::from_fn(|w| lanes[w][k]);
+    }
 }
 
 /// The columns of [`head_lanes`] (the words `right`), and by the register each can reach: a
@@ -1491,38 +1512,50 @@ pub(super) fn scan_keys<T: Cell>(
     }
 }
 
-/// The loop of the kernels' `open_set`: writes into `set` the set (value `v`: bit `v & 7` of
-/// byte `v >> 3`) of the values `v < end` with `row[v] == 0` and `class[v] != 0`, for rows of at
-/// most 512 values, a multiple of a step of `8 · BYTES` values; `open(i)` gives those bits for
-/// the step from `i` on, which lies within `row` and `class` (checked here). Returns how many
-/// there are. The set is written and counted a word at a time: read back whole right after
-/// eight narrower stores, it would wait for them to reach the cache (Officers' finisher spent
-/// 180 cycles a heap here).
+/// The loop of the kernels' `open_set`: the set (value `v`: bit `v & 63` of word `v >> 6`) of
+/// the values `v < end` with `row[v] == 0` and `class[v] != 0`, for rows of at most 512 values,
+/// a multiple of 64; `open(i)` gives those bits for the 64 values from `i` on, which lie within
+/// `row` and `class` (checked here).
 #[inline(always)]
-fn open_set_steps<const BYTES: usize>(
-    set: &mut [u8; 64],
+fn open_words(
     row: &[u8],
     class: &[u8],
     end: usize,
     mut open: impl FnMut(usize) -> u64,
-) -> usize {
-    let step = 8 * BYTES;
+) -> [u64; 8] {
     let len = row.len().min(512);
-    assert!(BYTES <= 8 && len.is_multiple_of(step) && class.len() >= len);
-    let mut count = 0;
-    for (w, word) in set.chunks_exact_mut(BYTES).enumerate() {
-        let i = step * w;
-        let mut bits = 0u64;
-        if i < len && i < end {
-            bits = open(i);
-            if end < i + step {
-                bits &= (1u64 << (end - i)) - 1;
-            }
+    assert!(len.is_multiple_of(64) && class.len() >= len);
+    std::array::from_fn(|w| {
+        let i = 64 * w;
+        if i >= len || i >= end {
+            return 0;
         }
-        count += bits.count_ones() as usize;
-        word.copy_from_slice(&bits.to_le_bytes()[..BYTES]);
+        let bits = open(i);
+        if end < i + 64 {
+            bits & ((1u64 << (end - i)) - 1)
+        } else {
+            bits
+        }
+    })
+}
+
+/// [`open_words`] written into `set` (value `v`: bit `v & 7` of byte `v >> 3`) a 64-bit word at
+/// a time; returns how many values it holds. Read back whole right after eight narrower
+/// stores, the set would wait for them to reach the cache (Officers' finisher spent 180 cycles
+/// a heap here).
+#[inline(always)]
+fn open_set_steps(
+    set: &mut [u8; 64],
+    row: &[u8],
+    class: &[u8],
+    end: usize,
+    open: impl FnMut(usize) -> u64,
+) -> usize {
+    let words = open_words(row, class, end, open);
+    for (word, bits) in set.chunks_exact_mut(8).zip(words) {
+        word.copy_from_slice(&bits.to_le_bytes());
     }
-    count
+    words.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// `s` as a slice of `U` when `T` is `U`.

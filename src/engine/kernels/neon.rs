@@ -750,7 +750,7 @@ fn mask64(m: uint8x16x4_t) -> u64 {
 /// None beyond NEON (the driver checks the steps' bounds).
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn open_set(set: &mut [u8; 64], row: &[u8], class: &[u8], end: usize) -> usize {
-    super::open_set_steps::<8>(set, row, class, end, |i| {
+    super::open_set_steps(set, row, class, end, |i| {
         // SAFETY: i + 64 ≤ row.len(), class.len() (checked by the driver).
         let (r, c) = unsafe {
             (
