@@ -733,12 +733,13 @@ unsafe fn scan_few_u8_runs_of<const K: usize>(
     found
 }
 
-/// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane (AVX2 shifts
-/// 32-bit lanes by a variable count, not 16-bit ones), their marks kept in `R` registers of
-/// 32 keys a lane; then, heap by heap, the values of the row looked up in the heap's keys
-/// with byte shuffles (32 values a step). The lanes read the heaps' words `words` (of heaps
-/// `first..`, see [`super::LaneWords`]) and each column's word, not the values; every
-/// column into every register (where the classes would leave none out:
+/// [`super::lane_marks`] with AVX2: 8 heaps at a time, one per 32-bit lane, their marks kept
+/// in `R` registers of 32 keys a lane (`1 << key` made by a byte shuffle and a compare a
+/// register, [`PairMarks`]); then, heap by heap, the values of the row looked up in the heap's
+/// keys with byte shuffles (32 values a step). The lanes read AVX2's form of the heaps' words
+/// `words` (of heaps `first..`, see [`super::LaneWords::byte_form`]) and of each column's word
+/// (`rare`, the forms of the rare values, a column's from its `first` on), not the values;
+/// every column into every register (where the classes would leave none out:
 /// [`super::LaneWords::all_registers`]; else [`lane_marks_classed`]). With `clear: Some(width)`
 /// the marks are stored, not ORed, and the rest of each row's first `width` bytes cleared.
 ///
@@ -756,6 +757,7 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     stride: usize,
     used: usize,
     words: &[u32],
+    rare: &[u32],
     first: usize,
     cols: &[Columns<'_>],
     len: usize,
@@ -763,7 +765,7 @@ pub(super) unsafe fn lane_marks<const R: usize>(
     clear: Option<usize>,
 ) {
     // SAFETY: as this function's (h0 < len).
-    let block = |h0| unsafe { lane_block::<R>(words, first, cols, len, h0) };
+    let block = |h0| unsafe { lane_block::<R>(words, rare, first, cols, len, h0) };
     // SAFETY: as this function's.
     unsafe { mark_rows::<R>(rows, stride, used, len, keys, clear, block) }
 }
@@ -924,13 +926,66 @@ unsafe fn lane_set<const R: usize>(
     sets!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
 }
 
+/// Step 1's constants for AVX2's form of the words ([`super::LaneWords::byte_form`]), in
+/// registers: the bytes `1 << i` (`i < 8`, then 0) that a pair's form shuffles into
+/// `1 << (key & 31)`, the bits of the form that name the pair's register, and their value for
+/// each register `w` of the set `regs` (bit `w`).
+struct PairMarks {
+    regs: u32,
+    table: __m256i,
+    bits: __m256i,
+    of_reg: [__m256i; 8],
+}
+
+impl PairMarks {
+    /// The constants for the registers `regs` (a constant where this is inlined).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(regs: u32) -> PairMarks {
+        let table = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        );
+        let bits = super::LaneWords::REGISTER_BITS as i32;
+        PairMarks {
+            regs,
+            table: in_register(table),
+            bits: in_register(_mm256_set1_epi32(bits)),
+            of_reg: std::array::from_fn(|w| {
+                if regs & (1 << w) != 0 {
+                    let form = super::LaneWords::byte_form(32 * w as u32) as i32;
+                    in_register(_mm256_set1_epi32(form))
+                } else {
+                    _mm256_setzero_si256()
+                }
+            }),
+        }
+    }
+
+    /// ORs into `acc` the marks of 8 pairs whose forms are `s`: `1 << (key − 32w)` in register
+    /// `w` where the pair value is common with its key in register `w` (of `regs`). A shuffle
+    /// and an AND a column, a compare, an AND and an OR a register: no variable shift (Zen 1:
+    /// ~3.8 cycles a `vpsllvd` against ~0.5 for a compare or a logic op).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn or_into(&self, s: __m256i, acc: &mut [__m256i; 8]) {
+        let marks = _mm256_shuffle_epi8(self.table, s);
+        let reg = _mm256_and_si256(s, self.bits);
+        for (w, a) in acc.iter_mut().enumerate() {
+            if self.regs & (1 << w) != 0 {
+                let hit = _mm256_cmpeq_epi32(reg, self.of_reg[w]);
+                *a = _mm256_or_si256(*a, _mm256_and_si256(hit, marks));
+            }
+        }
+    }
+}
+
 /// The marks of [`lane_marks`] for the heaps `h0 .. h0 + 8` (one a 32-bit lane; those from
 /// `len` on are not used) over every column, in `R` registers of 32 keys (the others zero). A
-/// pair's word is the XOR of its heap's and its column's: its key where it is common, past
-/// every register where it is rare. A function of its own, so that its registers are
-/// allocated for this loop alone: inlined, LLVM kept marks of five registers or more in
-/// memory, a store a register and column (Officers at 2^21: step 1 took 45 % of the time on
-/// 5 registers, against 27 % on 4).
+/// pair's form is the XOR of its heap's and its column's ([`super::LaneWords::byte_form`]).
+/// A function of its own, so that its registers are allocated for this loop alone: inlined,
+/// LLVM kept marks of five registers or more in memory, a store a register and column
+/// (Officers at 2^21: step 1 took 45 % of the time on 5 registers, against 27 % on 4).
 ///
 /// # Safety
 /// As [`lane_marks`], and `h0 < len`.
@@ -938,65 +993,35 @@ unsafe fn lane_set<const R: usize>(
 #[target_feature(enable = "avx2")]
 unsafe fn lane_block<const R: usize>(
     words: &[u32],
+    rare: &[u32],
     first: usize,
     cols: &[Columns<'_>],
     len: usize,
     h0: usize,
 ) -> [__m256i; 8] {
-    // The constants in registers: `1`, and `−32w` for register w.
-    let one = in_register(_mm256_set1_epi32(1));
-    let less: [__m256i; 8] = std::array::from_fn(|w| {
-        if w < R {
-            in_register(_mm256_set1_epi32(-32 * w as i32))
-        } else {
-            _mm256_setzero_si256()
-        }
-    });
+    let consts = PairMarks::new((1 << R) - 1);
     // A column's heaps q..q + len lie in the words: q − first ≤ last.
     let last = (words.len().checked_sub(8 + len)).expect("words for a column's heaps");
-    // The registers one by one (at most 8), `R` of them used.
-    let zero = _mm256_setzero_si256();
-    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-    let (mut a4, mut a5, mut a6, mut a7) = (zero, zero, zero, zero);
+    let mut acc = [_mm256_setzero_si256(); 8];
     for c in cols {
-        assert_eq!(c.word.len(), c.pos.len(), "a word a column");
         let base = c.base.wrapping_sub(first);
-        for (&p, &w) in c.pos.iter().zip(c.word) {
+        let forms = &rare[c.first..c.first + c.pos.len()];
+        for (&p, &w) in c.pos.iter().zip(forms) {
             let at = base.wrapping_sub(p);
             assert!(at <= last, "a column past the words");
             // SAFETY: at + h0 + 8 ≤ last + len + 7 < words.len() (h0 < len).
             let x = unsafe { _mm256_loadu_si256(words.as_ptr().add(at + h0) as *const __m256i) };
-            // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
-            // word is 2^15 or more).
-            let shift = _mm256_xor_si256(x, _mm256_set1_epi32(w as i32));
-            macro_rules! mark {
-                ($($w:literal $a:ident),*) => {$(
-                    if R > $w {
-                        let t = if $w == 0 {
-                            shift
-                        } else {
-                            _mm256_add_epi32(shift, less[$w])
-                        };
-                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, t));
-                    }
-                )*};
-            }
-            mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
+            consts.or_into(_mm256_xor_si256(x, _mm256_set1_epi32(w as i32)), &mut acc);
         }
     }
-    [a0, a1, a2, a3, a4, a5, a6, a7]
+    acc
 }
 
 /// The marks of [`lane_marks_classed`] for the heaps `h0 .. h0 + 8` (one a 32-bit lane; those from
 /// `len` on are not used) over the columns of `segs` (`(off, from, to)`: the columns
-/// `cols[from..to]`, `[p, word]`, each with its first heap at `off − p`), ORed
+/// `cols[from..to]`, `[p, form]`, each with its first heap at `off − p`), ORed
 /// into `acc`'s registers of 32 keys of the set `M` (bit `w`: register `w`; the others are
-/// left as they are). A pair's word is the XOR of its heap's and its column's: its key where
-/// it is common, past every register where it is rare; in register `w` its key XOR `32w`
-/// lies in `0..32` exactly where the key is in that register. A function of its own, so that
-/// its registers are allocated for this loop alone: inlined, LLVM kept marks of five registers
-/// or more in memory, a store a register and column (Officers at 2^21: step 1 took 45 % of
-/// the time on 5 registers, against 27 % on 4).
+/// left as they are). A function of its own, as [`lane_block`].
 ///
 /// # Safety
 /// The processor must have AVX2; `off − p + h0 + 8 ≤ words.len()` for every column.
@@ -1009,21 +1034,13 @@ unsafe fn lane_block_set<const M: u32>(
     h0: usize,
     acc: &mut [__m256i; 8],
 ) {
-    // The constants in registers: `1`, and `32w` for register w.
-    let one = in_register(_mm256_set1_epi32(1));
-    let high: [__m256i; 8] = std::array::from_fn(|w| {
-        if M & (1 << w) != 0 {
-            in_register(_mm256_set1_epi32(32 * w as i32))
-        } else {
-            _mm256_setzero_si256()
-        }
-    });
-    let [mut a0, mut a1, mut a2, mut a3, mut a4, mut a5, mut a6, mut a7] = *acc;
+    let consts = PairMarks::new(M);
+    let mut marks = *acc;
     for &(off, from, to) in segs {
         let at0 = off + h0;
         for col in &cols[from..to] {
             let at = at0.wrapping_sub(col[0] as usize);
-            // SAFETY: at + 8 ≤ words.len() (this function's contract). The column's word is
+            // SAFETY: at + 8 ≤ words.len() (this function's contract). The column's form is
             // broadcast straight from memory (a load, no shuffle).
             let s = unsafe {
                 let x = _mm256_loadu_si256(words.as_ptr().add(at) as *const __m256i);
@@ -1032,24 +1049,10 @@ unsafe fn lane_block_set<const M: u32>(
                 ));
                 _mm256_xor_si256(x, q)
             };
-            // 1 << (key − 32w) in register w; 0 where that is not in 0..32 (a rare value's
-            // word is 2^15 or more).
-            macro_rules! mark {
-                ($($w:literal $a:ident),*) => {$(
-                    if M & (1 << $w) != 0 {
-                        let t = if $w == 0 {
-                            s
-                        } else {
-                            _mm256_xor_si256(s, high[$w])
-                        };
-                        $a = _mm256_or_si256($a, _mm256_sllv_epi32(one, t));
-                    }
-                )*};
-            }
-            mark!(0 a0, 1 a1, 2 a2, 3 a3, 4 a4, 5 a5, 6 a6, 7 a7);
+            consts.or_into(s, &mut marks);
         }
     }
-    *acc = [a0, a1, a2, a3, a4, a5, a6, a7];
+    *acc = marks;
 }
 
 /// Reverses the 32 bytes of `v`.
