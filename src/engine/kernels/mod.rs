@@ -288,6 +288,12 @@ impl LaneWords {
         }
     }
 
+    /// AVX2's forms of the words past those it has.
+    fn extend_bytes(&mut self) {
+        let have = self.bytes.len();
+        (self.bytes).extend(self.words[have..].iter().map(|&w| Self::byte_form(w)));
+    }
+
     /// The words of every heap of `vals` and of the values `rare`.
     #[cfg(test)]
     pub(super) fn of<T: Cell>(
@@ -332,6 +338,7 @@ impl LaneWords {
             self.words.truncate(end - self.first);
             self.bytes.truncate(end - self.first);
             self.words.extend(vals[end..].iter().map(word));
+            self.extend_bytes();
             self.count_words(end..vals.len(), true);
             let gone = from - self.first;
             if gone > 0 && 2 * gone >= self.words.len() {
@@ -342,9 +349,7 @@ impl LaneWords {
             }
         }
         self.words.extend([Self::NONE; Self::PAD]);
-        let have = self.bytes.len();
-        self.bytes
-            .extend(self.words[have..].iter().map(|&w| Self::byte_form(w)));
+        self.extend_bytes();
         let same = |w: &LaneWords| {
             w.mask == mask
                 && w.rare.len() <= rare.len()

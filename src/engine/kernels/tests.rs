@@ -428,6 +428,56 @@ fn lane_marks_clear_and_run_past_the_words() {
     }
 }
 
+/// AVX2's form of the lane words ([`LaneWords::byte_form`]): a pair's form, the XOR of its
+/// heap's and its column's, shuffled as `vpshufb` does into the bytes `1 << i`, is `1 << (key &
+/// 31)` exactly in the register of its key where the pair value is common, and nothing with the
+/// padding's word (values below 512 and some up to 2^16).
+#[test]
+fn lane_byte_form_marks_the_common_keys() {
+    let mut next = rng(21);
+    let marks = |s: u32| {
+        (0..4).fold(0u32, |m, j| {
+            let b = s >> (8 * j) & 0xFF;
+            let bit = if b & 0x80 == 0 && b & 8 == 0 {
+                1 << (b & 7)
+            } else {
+                0
+            };
+            m | bit << (8 * j)
+        })
+    };
+    for mask in [0x1eeu32, 0xfe, 0x1f8, 0x7, 1, 0xfff0] {
+        let keys = LaneKeys::new(mask, 16).expect("a mask lanes take");
+        let key = |v: u32| {
+            let low = (1u32 << mask.trailing_zeros()) - 1;
+            ((v >> 1) & !low) | (v & low)
+        };
+        let wide = (0..64).map(|_| (next() % (1 << 16)) as u32);
+        let vals: Vec<u32> = (0..512).chain(wide).collect();
+        for &v in &vals {
+            let heap = LaneWords::byte_form(u32::from(keys.word(v)));
+            for &g in vals.iter().step_by(3) {
+                let cw = LaneWords::column_bytes(keys.column_word(g));
+                let x = v ^ g;
+                for (s, pair) in [
+                    (heap ^ cw, Some(x)),
+                    (LaneWords::byte_form(LaneWords::NONE) ^ cw, None),
+                ] {
+                    for r in 0..8u32 {
+                        let hit = s & LaneWords::REGISTER_BITS == LaneWords::byte_form(32 * r);
+                        let got = if hit { marks(s) } else { 0 };
+                        let want = match pair {
+                            Some(x) if !is_rare(x, mask) && key(x) >> 5 == r => 1 << (key(x) & 31),
+                            _ => 0,
+                        };
+                        assert_eq!(got, want, "mask {mask:#x} v {v} g {g} register {r}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// AVX2's lane words are linear (a pair value's word is the XOR of its parts'), follow the
 /// values as the window moves on (and back), and a window marks as the words of every heap do.
 #[test]
@@ -471,8 +521,18 @@ fn lane_words_follow_the_values() {
                     u32::from(keys.word(u32::from(vals[h])))
                 );
             }
+            let forms = w.words.iter().map(|&x| LaneWords::byte_form(x));
+            assert!(
+                forms.eq(w.bytes.iter().copied()),
+                "AVX2's forms of the words"
+            );
             let cw: Vec<u32> = rare[..nrare].iter().map(|&g| keys.column_word(g)).collect();
             assert_eq!(w.rare(0..nrare), Some(&cw[..]));
+            let forms = cw.iter().map(|&x| LaneWords::column_bytes(x));
+            assert!(
+                forms.eq(w.rare_bytes.iter().copied()),
+                "AVX2's forms of the columns"
+            );
             // The classes counted over the heaps with words, the rare values by class.
             let mut count = vec![0u32; LaneWords::CLASSES];
             for &x in &w.words[..heaps.len()] {
