@@ -263,7 +263,7 @@ impl LaneWords {
         let high = w >> 5;
         let spread =
             (high & 7) << 4 | (high >> 3 & 7) << 12 | (high >> 6 & 7) << 20 | (high >> 9 & 7) << 28;
-        low * 0x0101_0101 | spread
+        (low * 0x0101_0101) | spread
     }
 
     /// AVX2's form of a column word: [`LaneWords::byte_form`] with
