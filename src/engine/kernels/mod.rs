@@ -167,7 +167,8 @@ impl LaneKeys {
 /// ([`LaneKeys::word`]); for the rare positions, their values' [`LaneKeys::column_word`]. Both
 /// parts are linear in the value (the key leaves bit `b` out; the class is the parity of
 /// `v & mask`), so a pair value's word is the XOR of its parts': a column costs one XOR a lane
-/// before its shifts, where the key took four operations and the class test nine more. The
+/// before its shifts (NEON) or its shuffle (AVX2, on the words' [`LaneWords::byte_form`]), where
+/// the key took four operations and the class test nine more. The
 /// heaps' words are a window that moves on with the blocks (the partners of the rare
 /// positions: from the last rare position and the largest take below the block on).
 #[derive(Debug, Clone, Default)]
