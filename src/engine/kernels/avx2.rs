@@ -43,9 +43,18 @@ pub(super) unsafe fn small_scan(
             )
         }
     };
-    let seen = |a: usize| {
+    // With every target below 32 (most heaps of 0.167), the values below 32 in 4 byte
+    // planes; else the word of all 64 (16 variable shifts, `vpsllvd`).
+    let seen = |a: usize, targets: u64| {
         let (x0, x1) = chunk(a);
-        word_of(mark_bytes(x1, mark_bytes(x0, Halves::empty())))
+        if targets >> 32 == 0 {
+            let mut planes = [_mm256_setzero_si256(); 4];
+            mark_planes(&mut planes, x0);
+            mark_planes(&mut planes, x1);
+            u64::from(word_of_low_planes(planes))
+        } else {
+            word_of(mark_bytes(x1, mark_bytes(x0, Halves::empty())))
+        }
     };
     let meets = |a: usize, one: __m256i, two: __m256i| {
         let (x0, x1) = chunk(a);
@@ -153,14 +162,8 @@ pub(super) unsafe fn small_columns(
     columns: &[(usize, u32)],
     limit: u32,
 ) {
-    // Byte i of a 16-byte part: 1 << (i & 7), for the low three bits of a value.
-    let bit_of = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
-        1, 2, 4, 8, 16, 32, 64, -128,
-    );
-    let plane_of = _mm256_set1_epi8(0xF8u8 as i8);
-    // Values from the limit on mark nothing ([`super::small_bit`]): from 64 on, `x & 0xF8`
-    // is no plane's; below 64, `keep` clears them.
+    // Values from the limit on mark nothing ([`super::small_bit`]): from 64 on, no plane
+    // takes them; below 64, `keep` clears them.
     let keep = u64::MAX.checked_shr(64 - limit).unwrap_or(0);
     for (half, words) in far.chunks_exact_mut(32).enumerate() {
         let mut planes = [_mm256_setzero_si256(); 8];
@@ -170,14 +173,7 @@ pub(super) unsafe fn small_columns(
             let column = &vals[start + 32 * half..start + 32 * half + 32];
             // SAFETY: the 32 bytes of the column.
             let v = unsafe { _mm256_loadu_si256(column.as_ptr() as *const __m256i) };
-            let x = _mm256_xor_si256(v, _mm256_set1_epi8(g as i8));
-            // From 128 on the lookup gives 0; from 64 on no plane takes it.
-            let bit = _mm256_shuffle_epi8(bit_of, x);
-            let high = _mm256_and_si256(x, plane_of);
-            for (k, plane) in planes.iter_mut().enumerate() {
-                let here = _mm256_cmpeq_epi8(high, _mm256_set1_epi8(8 * k as i8));
-                *plane = _mm256_or_si256(*plane, _mm256_and_si256(here, bit));
-            }
+            mark_planes(&mut planes, _mm256_xor_si256(v, _mm256_set1_epi8(g as i8)));
         }
         for (i, pair) in words_of_planes(planes).into_iter().enumerate() {
             // Register i holds the words of heaps 2i, 2i + 1 (low 16 bytes) and 16 + 2i,
@@ -196,6 +192,46 @@ pub(super) unsafe fn small_columns(
             }
         }
     }
+}
+
+/// Marks the 32 byte values `x` in the byte planes `planes` (plane `k`: the values `8k..8k +
+/// 8`, value `8k + i` as bit `i` of its byte; values from `8P` on mark nothing): bit `x & 7`
+/// by a byte lookup (`vpshufb`), in the plane whose `8k` equals `x & 0xF8` (a byte compare a
+/// plane).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mark_planes<const P: usize>(planes: &mut [__m256i; P], x: __m256i) {
+    // Byte i of a 16-byte part: 1 << (i & 7). From 128 on the lookup gives 0.
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        1, 2, 4, 8, 16, 32, 64, -128,
+    );
+    let bit = _mm256_shuffle_epi8(bit_of, x);
+    let high = _mm256_and_si256(x, _mm256_set1_epi8(0xF8u8 as i8));
+    for (k, plane) in planes.iter_mut().enumerate() {
+        let here = _mm256_cmpeq_epi8(high, _mm256_set1_epi8(8 * k as i8));
+        *plane = _mm256_or_si256(*plane, _mm256_and_si256(here, bit));
+    }
+}
+
+/// The values below 32 marked in 4 byte planes ([`mark_planes`]) of any lanes, as a word:
+/// the planes' bytes ORed lane into lane by unpacks (2 bytes, then 4 a lane).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn word_of_low_planes(p: [__m256i; 4]) -> u32 {
+    let pair = |a, b| _mm256_or_si256(_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
+    let (p01, p23) = (pair(p[0], p[1]), pair(p[2], p[3]));
+    let words = _mm256_or_si256(
+        _mm256_unpacklo_epi16(p01, p23),
+        _mm256_unpackhi_epi16(p01, p23),
+    );
+    let w = _mm_or_si128(
+        _mm256_castsi256_si128(words),
+        _mm256_extracti128_si256::<1>(words),
+    );
+    let w = _mm_or_si128(w, _mm_shuffle_epi32::<0x4e>(w));
+    let w = _mm_or_si128(w, _mm_shuffle_epi32::<0xb1>(w));
+    _mm_cvtsi128_si32(w) as u32
 }
 
 /// The 64-bit words of 32 heaps from their 8 byte planes (plane `k`: byte `k` of each word,
