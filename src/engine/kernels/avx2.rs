@@ -43,9 +43,18 @@ pub(super) unsafe fn small_scan(
             )
         }
     };
-    let seen = |a: usize| {
+    // With every target below 32 (most heaps of 0.167), the values below 32 in 4 byte
+    // planes; else the word of all 64 (16 variable shifts, `vpsllvd`).
+    let seen = |a: usize, targets: u64| {
         let (x0, x1) = chunk(a);
-        word_of(mark_bytes(x1, mark_bytes(x0, Halves::empty())))
+        if targets >> 32 == 0 {
+            let mut planes = [_mm256_setzero_si256(); 4];
+            mark_planes(&mut planes, x0);
+            mark_planes(&mut planes, x1);
+            u64::from(word_of_low_planes(planes))
+        } else {
+            word_of(mark_bytes(x1, mark_bytes(x0, Halves::empty())))
+        }
     };
     let meets = |a: usize, one: __m256i, two: __m256i| {
         let (x0, x1) = chunk(a);
@@ -133,17 +142,15 @@ super::exact_shift!(
     ymm_reg,
     "avx2"
 );
-super::exact_shift!(
-    /// `_mm256_sllv_epi64(a, count)` as `vpsllvq` (the macro `exact_shift` says why).
-    shift_left_64,
-    "vpsllvq",
-    __m256i,
-    ymm_reg,
-    "avx2"
-);
 
 /// [`super::small_columns`] for a block of 64 heaps, in two halves of 32 whose words stay in
-/// eight registers across the columns (as `avx512bw::small_columns` keeps all 64).
+/// eight registers across the columns as byte planes: plane `k` holds byte `k` of the 32
+/// words (the values `8k..8k + 8`). A column's pair value `x` sets bit `x & 7` (a byte
+/// lookup, `vpshufb`) in the plane `x >> 3` (a byte compare of `x & 0xF8` with `8k` a plane):
+/// per 32 heaps one lookup and 8 × (compare, AND, OR), where words of 64 bits take a
+/// variable shift (`vpsllvq`) each 4 heaps, slow on processors that split 256-bit vectors
+/// (Zen 1, 4 cycles) and two ports of three on Intel. The planes are transposed into words
+/// once per block.
 ///
 /// # Safety
 /// The processor must have AVX2.
@@ -155,30 +162,116 @@ pub(super) unsafe fn small_columns(
     columns: &[(usize, u32)],
     limit: u32,
 ) {
-    let one = _mm256_set1_epi64x(1);
-    // Values from the limit on mark nothing ([`super::small_bit`]): from 64 on, the shift
-    // gives 0; below 64, `keep` clears them.
-    let keep = _mm256_set1_epi64x(u64::MAX.checked_shr(64 - limit).unwrap_or(0) as i64);
+    // Values from the limit on mark nothing ([`super::small_bit`]): from 64 on, no plane
+    // takes them; below 64, `keep` clears them.
+    let keep = u64::MAX.checked_shr(64 - limit).unwrap_or(0);
     for (half, words) in far.chunks_exact_mut(32).enumerate() {
-        let mut acc = [_mm256_setzero_si256(); 8];
+        let mut planes = [_mm256_setzero_si256(); 8];
         for &(start, g) in columns {
+            // A rare value from 256 on meets no byte value below 64.
+            let Ok(g) = u8::try_from(g) else { continue };
             let column = &vals[start + 32 * half..start + 32 * half + 32];
-            let g = _mm256_set1_epi64x(i64::from(g));
-            for (k, acc) in acc.iter_mut().enumerate() {
-                // SAFETY: bytes 4k..4k + 4 of the 32 of the column.
-                let v = unsafe { _mm256_cvtepu8_epi64(_mm_loadu_si32(column.as_ptr().add(4 * k))) };
-                *acc = _mm256_or_si256(*acc, shift_left_64(one, _mm256_xor_si256(v, g)));
-            }
+            // SAFETY: the 32 bytes of the column.
+            let v = unsafe { _mm256_loadu_si256(column.as_ptr() as *const __m256i) };
+            mark_planes(&mut planes, _mm256_xor_si256(v, _mm256_set1_epi8(g as i8)));
         }
-        for (words, acc) in words.chunks_exact_mut(4).zip(acc) {
-            // SAFETY: 4 words in and out.
-            unsafe {
-                let old = _mm256_loadu_si256(words.as_ptr() as *const __m256i);
-                let new = _mm256_or_si256(old, _mm256_and_si256(acc, keep));
-                _mm256_storeu_si256(words.as_mut_ptr() as *mut __m256i, new);
+        for (i, pair) in words_of_planes(planes).into_iter().enumerate() {
+            // Register i holds the words of heaps 2i, 2i + 1 (low 16 bytes) and 16 + 2i,
+            // 16 + 2i + 1 (high 16 bytes).
+            for (at, part) in [
+                (2 * i, _mm256_castsi256_si128(pair)),
+                (16 + 2 * i, _mm256_extracti128_si256::<1>(pair)),
+            ] {
+                let two = &mut words[at..at + 2];
+                // SAFETY: 2 words in and out.
+                unsafe {
+                    let p = two.as_mut_ptr() as *mut __m128i;
+                    let new = _mm_and_si128(part, _mm_set1_epi64x(keep as i64));
+                    _mm_storeu_si128(p, _mm_or_si128(_mm_loadu_si128(p), new));
+                }
             }
         }
     }
+}
+
+/// Marks the 32 byte values `x` in the byte planes `planes` (plane `k`: the values `8k..8k +
+/// 8`, value `8k + i` as bit `i` of its byte; values from `8P` on mark nothing): bit `x & 7`
+/// by a byte lookup (`vpshufb`), in the plane whose `8k` equals `x & 0xF8` (a byte compare a
+/// plane).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mark_planes<const P: usize>(planes: &mut [__m256i; P], x: __m256i) {
+    // Byte i of a 16-byte part: 1 << (i & 7). From 128 on the lookup gives 0.
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        1, 2, 4, 8, 16, 32, 64, -128,
+    );
+    let bit = _mm256_shuffle_epi8(bit_of, x);
+    let high = _mm256_and_si256(x, _mm256_set1_epi8(0xF8u8 as i8));
+    for (k, plane) in planes.iter_mut().enumerate() {
+        let here = _mm256_cmpeq_epi8(high, _mm256_set1_epi8(8 * k as i8));
+        *plane = _mm256_or_si256(*plane, _mm256_and_si256(here, bit));
+    }
+}
+
+/// The values below 32 marked in 4 byte planes ([`mark_planes`]) of any lanes, as a word:
+/// the planes' bytes ORed lane into lane by unpacks (2 bytes, then 4 a lane).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn word_of_low_planes(p: [__m256i; 4]) -> u32 {
+    let pair = |a, b| _mm256_or_si256(_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
+    let (p01, p23) = (pair(p[0], p[1]), pair(p[2], p[3]));
+    let words = _mm256_or_si256(
+        _mm256_unpacklo_epi16(p01, p23),
+        _mm256_unpackhi_epi16(p01, p23),
+    );
+    let w = _mm_or_si128(
+        _mm256_castsi256_si128(words),
+        _mm256_extracti128_si256::<1>(words),
+    );
+    let w = _mm_or_si128(w, _mm_shuffle_epi32::<0x4e>(w));
+    let w = _mm_or_si128(w, _mm_shuffle_epi32::<0xb1>(w));
+    _mm_cvtsi128_si32(w) as u32
+}
+
+/// The 64-bit words of 32 heaps from their 8 byte planes (plane `k`: byte `k` of each word,
+/// heap by heap): register `i` of the answer holds the words of heaps `2i`, `2i + 1` in its low
+/// 16 bytes and `16 + 2i`, `16 + 2i + 1` in its high 16 (the unpacks stay within 16 bytes).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn words_of_planes(p: [__m256i; 8]) -> [__m256i; 8] {
+    // Four 16-bit-paired planes of eight heaps: their words, two heaps a register.
+    let words = |p01, p23, p45, p67| {
+        // Heaps 0..4 and 4..8 of the eight: planes 0–3 and 4–7 as 32-bit lanes.
+        let (a, b) = (
+            _mm256_unpacklo_epi16(p01, p23),
+            _mm256_unpackhi_epi16(p01, p23),
+        );
+        let (c, d) = (
+            _mm256_unpacklo_epi16(p45, p67),
+            _mm256_unpackhi_epi16(p45, p67),
+        );
+        [
+            _mm256_unpacklo_epi32(a, c),
+            _mm256_unpackhi_epi32(a, c),
+            _mm256_unpacklo_epi32(b, d),
+            _mm256_unpackhi_epi32(b, d),
+        ]
+    };
+    // Bytes 0..8 and 8..16 of each 16-byte part.
+    let [w0, w1, w2, w3] = words(
+        _mm256_unpacklo_epi8(p[0], p[1]),
+        _mm256_unpacklo_epi8(p[2], p[3]),
+        _mm256_unpacklo_epi8(p[4], p[5]),
+        _mm256_unpacklo_epi8(p[6], p[7]),
+    );
+    let [w4, w5, w6, w7] = words(
+        _mm256_unpackhi_epi8(p[0], p[1]),
+        _mm256_unpackhi_epi8(p[2], p[3]),
+        _mm256_unpackhi_epi8(p[4], p[5]),
+        _mm256_unpackhi_epi8(p[6], p[7]),
+    );
+    [w0, w1, w2, w3, w4, w5, w6, w7]
 }
 
 /// [`super::near_small_marks`] on the 64 values below the heap (`window`), 32 lanes at a

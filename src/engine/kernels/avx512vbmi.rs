@@ -322,7 +322,7 @@ pub(super) unsafe fn small_scan(
             _mm512_xor_si512(left, _mm512_permutexvar_epi8(reverse, right))
         }
     };
-    let seen = |a: usize| word_of(chunk(a), 8);
+    let seen = |a: usize, _| word_of(chunk(a), 8);
     let meets = |a: usize, one: __m512i, two: __m512i| {
         let x = chunk(a);
         (

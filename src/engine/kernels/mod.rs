@@ -1203,8 +1203,8 @@ pub(super) fn small_scan<T: Cell, const WIDE: bool>(
 
 /// The chunks of 64 pairs from `a` on that lie below `hi`, for the kernels of small mode's scan
 /// (`avx2::small_scan`, `avx512::small_scan`): the targets left and where it stopped. While more
-/// than two targets are left, `seen(a)` (the word of the values of the chunk at `a`) clears
-/// them; then `meets(a, one, two)` tells whether the chunk holds the targets `one` and `two`,
+/// than two targets are left, `seen(a, targets)` (the word of the values of the chunk at `a`,
+/// or at least of those of `targets`) clears them; then `meets(a, one, two)` tells whether the chunk holds the targets `one` and `two`,
 /// as made by `wanted`: the one or two left, the same one twice when one is, made once per
 /// target met so that nothing but `a` carries from chunk to chunk. (0.167, 2^22 heaps: half its
 /// chunks are left with one target, a sixth with two; a compare each is a few instructions,
@@ -1216,12 +1216,12 @@ fn small_scan_chunks<W: Copy>(
     mut a: usize,
     hi: usize,
     mut targets: u64,
-    seen: impl Fn(usize) -> u64,
+    seen: impl Fn(usize, u64) -> u64,
     wanted: impl Fn(u32) -> W,
     meets: impl Fn(usize, W, W) -> (bool, bool),
 ) -> (u64, usize) {
     while targets.count_ones() > 2 && a + 64 <= hi {
-        targets &= !seen(a);
+        targets &= !seen(a, targets);
         a += 64;
     }
     while targets != 0 && a + 64 <= hi {

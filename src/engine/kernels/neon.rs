@@ -800,7 +800,7 @@ pub(super) unsafe fn small_scan(
             )
         }
     };
-    let seen = |a: usize| {
+    let seen = |a: usize, _| {
         let mut bytes = [0u8; 64];
         // SAFETY: 64 bytes into a [u8; 64].
         unsafe { vst1q_u8_x4(bytes.as_mut_ptr(), chunk(a)) };
